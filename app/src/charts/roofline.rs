@@ -1,0 +1,269 @@
+//! The log-log roofline chart: one roof per chip and format, operations as marked points.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One roof: a chip in one format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roof {
+    /// Legend text, e.g. `Trn2 BF16`.
+    pub label: String,
+    /// Compute ceiling, FLOP/s.
+    pub peak: f64,
+    /// HBM bandwidth, B/s.
+    pub bandwidth: f64,
+    /// Index of the chip (colour).
+    pub chip: usize,
+    /// Index of the format among those drawn (line style).
+    pub format: usize,
+}
+
+/// One operation at one format: a vertical marker at its intensity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// Short tag printed on the chart, matching the table: `1`, `2`…
+    pub tag: String,
+    /// FLOP per HBM byte.
+    pub intensity: f64,
+    /// Index of the format among those drawn.
+    pub format: usize,
+}
+
+/// Everything the chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RooflineData {
+    /// The roofs.
+    pub roofs: Vec<Roof>,
+    /// The operations.
+    pub markers: Vec<Marker>,
+}
+
+/// Colours of the chips, in order (colour-blind-safe Okabe–Ito, then extras).
+pub const PALETTE: [RGBColor; 10] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(120, 94, 240),
+    RGBColor(90, 90, 90),
+    RGBColor(170, 40, 40),
+    RGBColor(40, 120, 40),
+];
+
+/// The colour of chip `i` as CSS hex, for the legend in HTML.
+#[must_use]
+pub fn css_color(i: usize) -> String {
+    let c = PALETTE[i % PALETTE.len()];
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+impl RooflineData {
+    /// Axis ranges (x: FLOP/B, y: FLOP/s) that show every ridge, ceiling and marker.
+    #[must_use]
+    pub fn ranges(&self) -> ((f64, f64), (f64, f64)) {
+        let mut xmin = 0.5f64;
+        let mut xmax = 100.0f64;
+        let mut ymax = 1e12f64;
+        for r in &self.roofs {
+            xmax = xmax.max(r.peak / r.bandwidth * 8.0);
+            ymax = ymax.max(r.peak * 2.5);
+        }
+        for m in &self.markers {
+            xmin = xmin.min(m.intensity / 2.0);
+            xmax = xmax.max(m.intensity * 2.0);
+        }
+        let ymin = self
+            .roofs
+            .iter()
+            .map(|r| r.bandwidth * xmin)
+            .fold(f64::INFINITY, f64::min)
+            .min(ymax / 1e4);
+        ((decade_floor(xmin), decade_ceil(xmax)), (decade_floor(ymin), decade_ceil(ymax)))
+    }
+}
+
+fn decade_floor(v: f64) -> f64 {
+    10f64.powf(v.log10().floor())
+}
+fn decade_ceil(v: f64) -> f64 {
+    10f64.powf(v.log10().ceil())
+}
+
+fn si_tick(v: f64, unit: &str) -> String {
+    engine::units::si(v, unit).replace(' ', "")
+}
+
+/// Draw the chart on `area`. `scale` multiplies line widths and fonts (device pixel ratio).
+///
+/// # Errors
+/// Whatever the backend reports.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &RooflineData,
+    scale: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let px = |v: f64| (v * scale).round() as u32;
+    area.fill(&WHITE)?;
+    let ((x0, x1), (y0, y1)) = data.ranges();
+    let font = ("sans-serif", px(13.0) as f64).into_font();
+    let mut chart = ChartBuilder::on(area)
+        .margin(px(12.0))
+        .x_label_area_size(px(44.0))
+        .y_label_area_size(px(76.0))
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("Arithmetic intensity (FLOP per HBM byte)")
+        .y_desc("Attainable throughput")
+        .x_label_formatter(&|v| si_tick(*v, ""))
+        .y_label_formatter(&|v| si_tick(*v, "FLOP/s"))
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(238, 238, 238))
+        .bold_line_style(RGBColor(210, 210, 210))
+        .draw()?;
+
+    for r in &data.roofs {
+        let color = PALETTE[r.chip % PALETTE.len()];
+        let ridge = r.peak / r.bandwidth;
+        let pts = vec![(x0, r.bandwidth * x0), (ridge, r.peak), (x1, r.peak)];
+        let style = color.stroke_width(px(2.0));
+        if r.format == 0 {
+            chart
+                .draw_series(LineSeries::new(pts, style))?
+                .label(r.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        } else {
+            let dash = px(4.0 + 3.0 * r.format as f64);
+            chart
+                .draw_series(DashedLineSeries::new(pts, dash, px(4.0), style))?
+                .label(r.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+        }
+        chart.draw_series(std::iter::once(Circle::new((ridge, r.peak), px(3.0), color.filled())))?;
+    }
+
+    for m in &data.markers {
+        let grey = RGBColor(60, 60, 60);
+        chart.draw_series(DashedLineSeries::new(
+            vec![(m.intensity, y0), (m.intensity, y1)],
+            px(3.0),
+            px(3.0),
+            grey.mix(0.5).stroke_width(px(1.0)),
+        ))?;
+        for r in data.roofs.iter().filter(|r| r.format == m.format) {
+            let y = r.peak.min(r.bandwidth * m.intensity);
+            let color = PALETTE[r.chip % PALETTE.len()];
+            chart.draw_series(std::iter::once(Circle::new(
+                (m.intensity, y),
+                px(4.0),
+                ShapeStyle::from(color).filled(),
+            )))?;
+        }
+        chart.draw_series(std::iter::once(Text::new(
+            m.tag.clone(),
+            (m.intensity, y1 / 1.6),
+            font.clone().color(&grey),
+        )))?;
+    }
+
+    if !data.roofs.is_empty() {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font(font)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(200, 200, 200))
+            .draw()?;
+    }
+    area.present()
+}
+
+/// The chart's data as CSV: one line per roof, then one per marker.
+#[must_use]
+pub fn to_csv(data: &RooflineData) -> String {
+    let mut s = String::from("kind,label,peak_flop_per_s,hbm_bandwidth_bytes_per_s,ridge_flop_per_byte,intensity_flop_per_byte\n");
+    for r in &data.roofs {
+        s.push_str(&format!(
+            "roof,\"{}\",{},{},{},\n",
+            r.label.replace('"', "'"),
+            r.peak,
+            r.bandwidth,
+            r.peak / r.bandwidth
+        ));
+    }
+    for m in &data.markers {
+        s.push_str(&format!("operation,\"{}\",,,,{}\n", m.tag, m.intensity));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> RooflineData {
+        RooflineData {
+            roofs: vec![
+                Roof {
+                    label: "Trn2 BF16".into(),
+                    peak: 667e12,
+                    bandwidth: 2.9e12,
+                    chip: 0,
+                    format: 0,
+                },
+                Roof {
+                    label: "H100 FP8".into(),
+                    peak: 1979e12,
+                    bandwidth: 3.35e12,
+                    chip: 1,
+                    format: 1,
+                },
+            ],
+            markers: vec![Marker {
+                tag: "1".into(),
+                intensity: 2730.0,
+                format: 0,
+            }],
+        }
+    }
+
+    #[test]
+    fn ranges_cover_ridges_and_markers() {
+        let ((x0, x1), (y0, y1)) = sample().ranges();
+        assert!(x0 <= 0.5 && x1 >= 2730.0 * 2.0);
+        assert!(y1 >= 1979e12 && y0 <= 2.9e12 * 0.5);
+    }
+
+    #[test]
+    fn draws_legend_and_markers_to_svg() {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+            draw(&area, &sample(), 1.0).unwrap();
+        }
+        assert!(svg.contains("Trn2 BF16"), "legend names the roofs");
+        assert!(svg.contains("H100 FP8"));
+        assert!(svg.contains("Arithmetic intensity"));
+        assert!(svg.matches("<circle").count() >= 3, "ridge points and marker points");
+    }
+
+    #[test]
+    fn empty_chart_still_draws_axes() {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
+            draw(&area, &RooflineData::default(), 2.0).unwrap();
+        }
+        assert!(svg.contains("Attainable throughput"));
+    }
+
+    #[test]
+    fn csv_has_a_line_per_roof_and_marker() {
+        let csv = to_csv(&sample());
+        assert_eq!(csv.lines().count(), 4);
+        assert!(csv.contains("\"Trn2 BF16\",667000000000000,2900000000000,230"));
+    }
+}

@@ -1,0 +1,91 @@
+//! The accelscope single-page app: pages, components and charts over the engine.
+//!
+//! State is one [`engine::Scenario`] in a signal, mirrored to the query string.
+
+pub mod charts;
+pub mod pages;
+pub mod panic;
+pub mod state;
+pub mod widgets;
+
+use engine::scenario::Page;
+use leptos::prelude::*;
+
+use crate::state::{use_scenario, Notices, ScenarioCtx};
+
+/// Install the panic panel and mount the app on `<body>`.
+pub fn start() {
+    panic::install();
+    leptos::mount::mount_to_body(App);
+}
+
+/// The whole app: header with navigation, link notices, the current page.
+#[component]
+pub fn App() -> impl IntoView {
+    let (scenario, notices) = state::load_from_location();
+    provide_context(ScenarioCtx(RwSignal::new(scenario)));
+    provide_context(Notices(RwSignal::new(notices)));
+    state::sync_to_location();
+    view! {
+        <header class="top">
+            <a class="brand" href="?">"accel"<b>"scope"</b></a>
+            <Nav/>
+        </header>
+        <state::NoticeBanner/>
+        <main id="main">
+            <PageView/>
+        </main>
+        <footer class="foot">
+            "Every figure shows its source on hover or focus; "
+            <span class="badge est">"est"</span>
+            " marks estimates. Everything is computed in your browser; nothing leaves the page."
+        </footer>
+    }
+}
+
+/// Navigation between pages: real links (open in a new tab) that switch in place.
+#[component]
+fn Nav() -> impl IntoView {
+    let sc = use_scenario();
+    view! {
+        <nav aria-label="Pages">
+            {Page::ALL
+                .into_iter()
+                .map(|p| {
+                    let href = move || {
+                        let mut s = sc.get();
+                        s.page = p;
+                        format!("?{}", s.to_query())
+                    };
+                    view! {
+                        <a
+                            href=href
+                            class:current=move || sc.with(|s| s.page == p)
+                            aria-current=move || sc.with(|s| (s.page == p).then_some("page"))
+                            on:click=move |ev| {
+                                if !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && ev.button() == 0 {
+                                    ev.prevent_default();
+                                    sc.update(|s| s.page = p);
+                                }
+                            }
+                        >
+                            {p.label()}
+                        </a>
+                    }
+                })
+                .collect_view()}
+        </nav>
+    }
+}
+
+/// The page the scenario names.
+#[component]
+fn PageView() -> impl IntoView {
+    let sc = use_scenario();
+    let page = Memo::new(move |_| sc.with(|s| s.page));
+    move || match page.get() {
+        Page::Chips => pages::chips::ChipsPage().into_any(),
+        Page::Roofline => pages::roofline::RooflinePage().into_any(),
+        other => pages::coming::ComingNext(pages::coming::ComingNextProps { page: other }).into_any(),
+    }
+}

@@ -1,0 +1,5 @@
+//! One module per page of the app.
+
+pub mod chips;
+pub mod coming;
+pub mod roofline;

@@ -1,0 +1,342 @@
+//! Roofline page: the chart of chosen chips and formats, with operations placed on it.
+
+use engine::units::sig;
+use engine::{Bound, Dtype, OpSpec, Roofline};
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+
+use crate::charts::roofline::{css_color, draw, to_csv, Marker, Roof, RooflineData};
+use crate::state::use_scenario;
+use crate::widgets::{ChipPicker, Derived};
+
+/// The roofline chart, its data table and the operations editor.
+#[component]
+pub fn RooflinePage() -> impl IntoView {
+    let sc = use_scenario();
+    let data = Memo::new(move |_| {
+        sc.with(|s| {
+            let chips = s.chosen_chips();
+            let mut d = RooflineData::default();
+            for (fi, f) in s.roofline_formats.iter().enumerate() {
+                for (ci, c) in chips.iter().enumerate() {
+                    if let Some(r) = Roofline::dense(c, *f) {
+                        d.roofs.push(Roof {
+                            label: format!("{} {}", c.name, f.label()),
+                            peak: r.peak.get(),
+                            bandwidth: r.bandwidth.get(),
+                            chip: ci,
+                            format: fi,
+                        });
+                    }
+                }
+                for (oi, op) in s.ops.iter().enumerate() {
+                    d.markers.push(Marker {
+                        tag: tag(oi, fi, s.roofline_formats.len()),
+                        intensity: op.cost(*f).intensity().get(),
+                        format: fi,
+                    });
+                }
+            }
+            d
+        })
+    });
+    view! {
+        <section class="page roofline-page">
+            <h1>"Roofline"</h1>
+            <p class="lead">
+                "Attainable throughput = min(peak, intensity × HBM bandwidth). Left of a chip's ridge an "
+                "operation is memory-bound; right of it, compute-bound. Dense peaks only."
+            </p>
+            <div class="controls">
+                <ChipPicker/>
+                <FormatChecks/>
+            </div>
+            <Chart data=data/>
+            <Readings/>
+            <OpsEditor/>
+        </section>
+    }
+}
+
+/// `1`, `2`… or `1a`, `1b`… when several formats are drawn.
+fn tag(op: usize, format: usize, formats: usize) -> String {
+    if formats > 1 {
+        format!("{}{}", op + 1, (b'a' + (format % 26) as u8) as char)
+    } else {
+        format!("{}", op + 1)
+    }
+}
+
+/// Checkboxes choosing the formats drawn.
+#[component]
+fn FormatChecks() -> impl IntoView {
+    let sc = use_scenario();
+    view! {
+        <fieldset class="picker formats-picker">
+            <legend>"Formats"</legend>
+            {Dtype::ALL
+                .into_iter()
+                .map(|d| {
+                    view! {
+                        <label class="check">
+                            <input
+                                type="checkbox"
+                                name="rfmt"
+                                value=d.id()
+                                prop:checked=move || sc.with(|s| s.roofline_formats.contains(&d))
+                                on:change=move |ev| {
+                                    let on = event_target_checked(&ev);
+                                    sc.update(|s| {
+                                        s.roofline_formats.retain(|x| *x != d);
+                                        if on {
+                                            s.roofline_formats.push(d);
+                                        }
+                                    });
+                                }
+                            />
+                            {d.label()}
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </fieldset>
+    }
+}
+
+/// The canvas, redrawn whenever the data or the size changes, crisp at any pixel ratio.
+#[component]
+fn Chart(
+    /// What to draw.
+    data: Memo<RooflineData>,
+) -> impl IntoView {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let width = RwSignal::new(0.0f64);
+    let measure = move || {
+        if let Some(c) = canvas.get_untracked() {
+            if let Some(p) = c.parent_element() {
+                width.set(f64::from(p.client_width()));
+            }
+        }
+    };
+    let handle = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || handle.remove());
+    Effect::new(move |_| {
+        let d = data.get();
+        let Some(c) = canvas.get() else { return };
+        let mut w = width.get();
+        if w <= 0.0 {
+            w = c.parent_element().map_or(800.0, |p| f64::from(p.client_width()));
+        }
+        let w = w.max(280.0);
+        let h = (w * 0.62).clamp(260.0, 600.0);
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+        c.set_width((w * dpr) as u32);
+        c.set_height((h * dpr) as u32);
+        let style = c.unchecked_ref::<web_sys::HtmlElement>().style();
+        style.set_property("width", &format!("{w}px")).ok();
+        style.set_property("height", &format!("{h}px")).ok();
+        let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) else { return };
+        let area = backend.into_drawing_area();
+        let scale = dpr * if w < 500.0 { 0.85 } else { 1.0 };
+        if let Err(e) = draw(&area, &d, scale) {
+            web_sys::console::error_1(&format!("roofline chart: {e:?}").into());
+        }
+        c.set_attribute("data-roofs", &d.roofs.len().to_string()).ok();
+        c.set_attribute("data-markers", &d.markers.len().to_string()).ok();
+    });
+    let download_png = move |_| {
+        if let Some(c) = canvas.get_untracked() {
+            if let Ok(url) = c.to_data_url() {
+                save(&url, "roofline.png");
+            }
+        }
+    };
+    let download_csv = move |_| {
+        let csv = to_csv(&data.get_untracked());
+        let parts = js_sys::Array::of1(&csv.into());
+        let opts = web_sys::BlobPropertyBag::new();
+        opts.set_type("text/csv");
+        if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) {
+            if let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) {
+                save(&url, "roofline.csv");
+                web_sys::Url::revoke_object_url(&url).ok();
+            }
+        }
+    };
+    view! {
+        <figure class="chart">
+            <div class="canvas-wrap">
+                <canvas node_ref=canvas id="roofline-canvas" role="img" aria-label="Roofline chart"></canvas>
+            </div>
+            <figcaption>
+                <button class="small" on:click=download_png>"Download PNG"</button>
+                <button class="small" on:click=download_csv>"Download CSV"</button>
+            </figcaption>
+        </figure>
+    }
+}
+
+fn save(url: &str, name: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Ok(a) = doc.create_element("a") {
+        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+        a.set_href(url);
+        a.set_download(name);
+        a.click();
+    }
+}
+
+/// For each operation and format: its intensity and where it lands on each chip.
+#[component]
+fn Readings() -> impl IntoView {
+    let sc = use_scenario();
+    move || {
+        sc.with(|s| {
+            let chips = s.chosen_chips();
+            if s.ops.is_empty() || chips.is_empty() {
+                return view! { <p class="empty">"Add an operation and choose a chip to read the chart."</p> }.into_any();
+            }
+            let head = chips
+                .iter()
+                .enumerate()
+                .map(|(i, c)| view! {
+                    <th scope="col"><span class="swatch" style=format!("background:{}", css_color(i))></span>{c.name.clone()}</th>
+                })
+                .collect_view();
+            let nf = s.roofline_formats.len();
+            let mut rows = Vec::new();
+            for (fi, f) in s.roofline_formats.iter().enumerate() {
+                for (oi, op) in s.ops.iter().enumerate() {
+                    let cost = op.cost(*f);
+                    let i = cost.intensity();
+                    let cells = chips
+                        .iter()
+                        .map(|c| match Roofline::dense(c, *f) {
+                            None => view! { <td><span class="na">{format!("no {f}")}</span></td> }.into_any(),
+                            Some(r) => {
+                                let p = r.place(cost);
+                                let (kind, detail) = match p.bound {
+                                    Bound::Compute { margin } => ("compute", format!("{}× past the ridge", sig(margin, 3))),
+                                    Bound::Memory { shortfall } => ("memory", format!("{}× below the ridge", sig(shortfall, 3))),
+                                };
+                                let formula = format!(
+                                    "attainable = min({}, {} FLOP/B × {}) = {}; ridge {} FLOP/B; time ≥ {} ÷ attainable = {}",
+                                    r.peak, sig(i.get(), 4), r.bandwidth, p.attainable, sig(r.ridge().get(), 4), cost.flop, p.time
+                                );
+                                view! {
+                                    <td class=format!("bound-{kind}")>
+                                        <strong>{kind}"-bound"</strong>
+                                        <br/>
+                                        <Derived text=format!("{}% of peak, {}", sig(p.fraction_of_peak * 100.0, 3), detail) formula=formula/>
+                                    </td>
+                                }
+                                .into_any()
+                            }
+                        })
+                        .collect_view();
+                    rows.push(view! {
+                        <tr>
+                            <th scope="row">
+                                <span class="tag">{tag(oi, fi, nf)}</span>
+                                {op.label()}" · "{f.label()}
+                                <br/>
+                                <Derived text=format!("{} FLOP/B", sig(i.get(), 4)) formula=format!("{}; b = {} bytes. {} ÷ {}", op.formula(), f.bytes(), cost.flop, cost.bytes)/>
+                            </th>
+                            {cells}
+                        </tr>
+                    });
+                }
+            }
+            view! {
+                <div class="table-wrap">
+                    <table class="compare readings" id="roofline-table">
+                        <thead><tr><th scope="col">"Operation · intensity"</th>{head}</tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }
+            .into_any()
+        })
+    }
+}
+
+/// Lists the operations and adds new ones from a kind and its values.
+#[component]
+fn OpsEditor() -> impl IntoView {
+    let sc = use_scenario();
+    let kind = RwSignal::new(OpSpec::KINDS[0].0.to_string());
+    let values = RwSignal::new(String::from("4096,4096,4096"));
+    let error = RwSignal::new(None::<String>);
+    let add = move || {
+        let spec = format!("{}:{}", kind.get_untracked(), values.get_untracked());
+        match OpSpec::parse_spec(&spec) {
+            Ok(op) => {
+                error.set(None);
+                sc.update(|s| {
+                    if s.ops.len() < engine::scenario::MAX_ITEMS {
+                        s.ops.push(op);
+                    }
+                });
+            }
+            Err(e) => error.set(Some(e.to_string())),
+        }
+    };
+    let params = move || {
+        let k = kind.get();
+        OpSpec::KINDS
+            .iter()
+            .find(|(n, _)| *n == k)
+            .map_or("", |(_, p)| p)
+    };
+    view! {
+        <h2>"Operations"</h2>
+        <ol class="ops">
+            {move || {
+                sc.with(|s| {
+                    s.ops
+                        .iter()
+                        .enumerate()
+                        .map(|(i, op)| {
+                            view! {
+                                <li>
+                                    <span>{op.label()}</span>
+                                    " "
+                                    <code>{op.to_spec()}</code>
+                                    <button class="small" aria-label=format!("Remove operation {}", i + 1)
+                                        on:click=move |_| sc.update(|s| { if i < s.ops.len() { s.ops.remove(i); } })>
+                                        "Remove"
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                })
+            }}
+        </ol>
+        <form class="add-op" on:submit=move |ev| { ev.prevent_default(); add(); }>
+            <label class="inline">
+                "Kind "
+                <select name="op-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                    {OpSpec::KINDS
+                        .iter()
+                        .map(|(k, _)| view! { <option value=*k>{*k}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <label class="inline grow">
+                {move || format!("Values ({}) ", params())}
+                <input
+                    type="text"
+                    name="op-values"
+                    prop:value=move || values.get()
+                    on:input=move |ev| values.set(event_target_value(&ev))
+                />
+            </label>
+            <button type="submit">"Add"</button>
+            <button type="button" class="small" on:click=move |_| sc.update(|s| s.ops = OpSpec::defaults())>"Reset to defaults"</button>
+        </form>
+        {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+    }
+}

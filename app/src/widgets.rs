@@ -1,0 +1,147 @@
+//! Small shared components: sourced figures, chip and format pickers.
+
+use engine::{Dtype, Source};
+use leptos::prelude::*;
+
+use crate::state::use_scenario;
+
+/// A figure with its source and estimate badge, shown on hover or keyboard focus.
+#[component]
+pub fn Fig(
+    /// The value as displayed.
+    text: String,
+    /// Where it comes from.
+    source: Source,
+    /// Whether it is an estimate.
+    #[prop(default = false)]
+    estimate: bool,
+    /// Caveats and disagreeing sources.
+    #[prop(default = "")]
+    note: &'static str,
+) -> impl IntoView {
+    let (src, user) = match source {
+        Source::Cited { citation: c } => (
+            view! {
+                "Source: "
+                <a href=c.url target="_blank" rel="noopener noreferrer">{c.title}</a>
+                " ("{c.date}")"
+            }
+            .into_any(),
+            false,
+        ),
+        Source::UserEdit => ("Edited by you".into_any(), true),
+    };
+    view! {
+        <span class="fig" class:user=user tabindex="0">
+            {text}
+            {estimate.then(|| view! { <span class="badge est" title="estimate">"est"</span> })}
+            {user.then(|| view! { <span class="badge user">"edited"</span> })}
+            <span class="tip" role="tooltip">
+                {src}
+                {estimate.then_some(". An estimate, not a vendor specification.")}
+                {(!note.is_empty()).then(|| view! { <br/><span class="note">{note}</span> })}
+            </span>
+        </span>
+    }
+}
+
+/// A derived figure with the formula and inputs that produced it.
+#[component]
+pub fn Derived(
+    /// The value as displayed.
+    text: String,
+    /// The formula with its inputs.
+    formula: String,
+) -> impl IntoView {
+    view! {
+        <span class="fig derived" tabindex="0">
+            {text}
+            <span class="tip" role="tooltip">{formula}</span>
+        </span>
+    }
+}
+
+/// Checkboxes choosing which chips (presets and custom) the page compares.
+#[component]
+pub fn ChipPicker() -> impl IntoView {
+    let sc = use_scenario();
+    let available = Memo::new(move |_| {
+        sc.with(|s| {
+            s.available_chips()
+                .into_iter()
+                .map(|c| (c.id, c.name, c.custom))
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <fieldset class="picker chips-picker">
+            <legend>"Chips"</legend>
+            {move || {
+                available
+                    .get()
+                    .into_iter()
+                    .map(|(id, name, custom)| {
+                        let id2 = id.clone();
+                        let checked = move || sc.with(|s| s.chips.contains(&id2));
+                        let id3 = id.clone();
+                        view! {
+                            <label class="check" class:custom=custom>
+                                <input
+                                    type="checkbox"
+                                    name="chip"
+                                    value=id.clone()
+                                    prop:checked=checked
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        let id = id3.clone();
+                                        sc.update(|s| {
+                                            s.chips.retain(|c| *c != id);
+                                            if on {
+                                                s.chips.push(id);
+                                            }
+                                        });
+                                    }
+                                />
+                                {name}
+                            </label>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </fieldset>
+    }
+}
+
+/// A `<select>` of number formats.
+#[component]
+pub fn FormatSelect(
+    /// The chosen format.
+    value: Signal<Dtype>,
+    /// Called with the new format.
+    on_change: Callback<Dtype>,
+) -> impl IntoView {
+    view! {
+        <label class="inline">
+            "Format "
+            <select
+                name="format"
+                on:change=move |ev| {
+                    if let Ok(d) = event_target_value(&ev).parse() {
+                        on_change.run(d);
+                    }
+                }
+            >
+                {Dtype::ALL
+                    .into_iter()
+                    .map(|d| {
+                        view! {
+                            <option value=d.id() selected=move || value.get() == d>
+                                {d.label()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}

@@ -1,0 +1,299 @@
+//! `accelscope`: the engine from the command line, for scripts, spreadsheets and tests.
+//!
+//! Output is JSON (`--json`) with snake_case keys ending in their SI unit, or a plain table.
+//! Bad input prints a message naming the valid choices and exits with code 2.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use engine::catalog;
+use engine::{Chip, Dtype, FlopPerByte, OpSpec, Roofline};
+use serde_json::{json, Value};
+
+const USAGE: &str = "\
+usage: accelscope <command> [options]
+
+commands:
+  chips [--json]                         the chip catalog
+  chip ID [--json]                       one chip, every figure with its source
+  roofline --chip ID --dtype FMT         ridge point and attainable FLOP/s
+           [--intensity X] [--op SPEC] [--json]
+
+operation specs (--op): gemm:M,N,K  elem:elements,reads,writes,flop_per_element
+  prefill:batch,seq,heads,kv_heads,head_dim  attn-decode:batch,context,heads,kv_heads,head_dim
+  decode:params,batch,context,layers,heads,kv_heads,head_dim  moe:experts,tokens_per_expert,d_model,d_ff";
+
+/// A user error: message for stderr, exit code 2.
+struct Usage(String);
+
+impl<E: std::fmt::Display> From<E> for Usage {
+    fn from(e: E) -> Self {
+        Usage(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(Usage(msg)) => {
+            eprintln!("accelscope: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Parsed flags: `--name value` pairs, bare `--flag`s and positionals.
+struct Args<'a> {
+    positional: Vec<&'a str>,
+    options: Vec<(&'a str, Option<&'a str>)>,
+}
+
+impl<'a> Args<'a> {
+    fn parse(args: &'a [String], with_value: &[&str], flags: &[&str]) -> Result<Self, Usage> {
+        let mut a = Args {
+            positional: Vec::new(),
+            options: Vec::new(),
+        };
+        let mut it = args.iter();
+        while let Some(x) = it.next() {
+            if let Some(name) = x.strip_prefix("--") {
+                let (name, inline) = match name.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (name, None),
+                };
+                if with_value.contains(&name) {
+                    let v = inline
+                        .or_else(|| it.next().map(String::as_str))
+                        .ok_or_else(|| Usage(format!("--{name} needs a value")))?;
+                    a.options.push((name, Some(v)));
+                } else if flags.contains(&name) {
+                    a.options.push((name, None));
+                } else {
+                    return Err(Usage(format!("unknown option --{name}\n\n{USAGE}")));
+                }
+            } else {
+                a.positional.push(x);
+            }
+        }
+        Ok(a)
+    }
+    fn flag(&self, name: &str) -> bool {
+        self.options.iter().any(|(n, _)| *n == name)
+    }
+    fn value(&self, name: &str) -> Option<&'a str> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| *v)
+    }
+    fn required(&self, name: &str) -> Result<&'a str, Usage> {
+        self.value(name)
+            .ok_or_else(|| Usage(format!("--{name} is required\n\n{USAGE}")))
+    }
+}
+
+fn run(args: &[String]) -> Result<String, Usage> {
+    let Some((cmd, rest)) = args.split_first() else {
+        return Err(Usage(USAGE.into()));
+    };
+    match cmd.as_str() {
+        "chips" => {
+            let a = Args::parse(rest, &[], &["json"])?;
+            no_positionals(&a)?;
+            let chips = catalog::presets();
+            if a.flag("json") {
+                Ok(pretty(&json!({
+                    "chips": chips,
+                    "citations": catalog::citations(),
+                })))
+            } else {
+                Ok(chips_table(&chips))
+            }
+        }
+        "chip" => {
+            let a = Args::parse(rest, &[], &["json"])?;
+            let [id] = a.positional[..] else {
+                return Err(Usage(format!(
+                    "chip takes one id (valid: {})",
+                    catalog::ids().join(", ")
+                )));
+            };
+            let chip = catalog::find(id)?;
+            if a.flag("json") {
+                Ok(pretty(&serde_json::to_value(&chip)?))
+            } else {
+                Ok(chip_text(&chip))
+            }
+        }
+        "roofline" => {
+            let a = Args::parse(rest, &["chip", "dtype", "intensity", "op"], &["json"])?;
+            no_positionals(&a)?;
+            let chip = catalog::find(a.required("chip")?)?;
+            let d: Dtype = a.required("dtype")?.parse()?;
+            let roof = Roofline::dense(&chip, d).ok_or_else(|| {
+                let have: Vec<&str> = chip.formats().map(Dtype::id).collect();
+                Usage(format!(
+                    "{} has no dense {} figure (it has: {})",
+                    chip.id,
+                    d.label(),
+                    have.join(", ")
+                ))
+            })?;
+            let op = a.value("op").map(OpSpec::parse_spec).transpose()?;
+            let intensity = match (a.value("intensity"), &op) {
+                (Some(_), Some(_)) => {
+                    return Err(Usage("give --intensity or --op, not both".into()));
+                }
+                (Some(x), None) => Some(parse_intensity(x)?),
+                (None, Some(o)) => Some(o.cost(d).intensity()),
+                (None, None) => None,
+            };
+            Ok(roofline_out(&chip, d, roof, intensity, op.as_ref(), a.flag("json")))
+        }
+        "help" | "--help" | "-h" => Ok(USAGE.into()),
+        other => Err(Usage(format!("unknown command '{other}'\n\n{USAGE}"))),
+    }
+}
+
+fn no_positionals(a: &Args<'_>) -> Result<(), Usage> {
+    match a.positional.first() {
+        Some(p) => Err(Usage(format!("unexpected argument '{p}'\n\n{USAGE}"))),
+        None => Ok(()),
+    }
+}
+
+fn parse_intensity(x: &str) -> Result<FlopPerByte, Usage> {
+    match x.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(FlopPerByte::new(v)),
+        _ => Err(Usage(format!(
+            "--intensity must be a positive number of FLOP per byte, got '{x}'"
+        ))),
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+fn roofline_out(
+    chip: &Chip,
+    d: Dtype,
+    roof: Roofline,
+    intensity: Option<FlopPerByte>,
+    op: Option<&OpSpec>,
+    as_json: bool,
+) -> String {
+    let ridge = roof.ridge();
+    let mut v = json!({
+        "chip": chip.id,
+        "dtype": d.id(),
+        "peak_flop_per_s": roof.peak.get(),
+        "hbm_bandwidth_bytes_per_s": roof.bandwidth.get(),
+        "ridge_flop_per_byte": ridge.get(),
+        "formula": "ridge = peak / bandwidth; attainable = min(peak, intensity × bandwidth)",
+    });
+    if let Some(op) = op {
+        let c = op.cost(d);
+        v["operation"] = json!({
+            "spec": op.to_spec(),
+            "label": op.label(),
+            "flop": c.flop.get(),
+            "hbm_bytes": c.bytes.get(),
+            "formula": op.formula(),
+        });
+    }
+    if let Some(i) = intensity {
+        let b = roof.bound(i);
+        v["intensity_flop_per_byte"] = json!(i.get());
+        v["attainable_flop_per_s"] = json!(roof.attainable(i).get());
+        v["fraction_of_peak"] = json!(roof.attainable(i) / roof.peak);
+        v["bound"] = json!(b.kind());
+        v["bound_detail"] = json!(b.to_string());
+    }
+    if as_json {
+        return pretty(&v);
+    }
+    let mut s = format!(
+        "{} {}: peak {}, HBM {}, ridge {}",
+        chip.name,
+        d.label(),
+        roof.peak,
+        roof.bandwidth,
+        ridge
+    );
+    if let Some(i) = intensity {
+        let _ = write!(
+            s,
+            "\nat {}: attainable {} ({})",
+            i,
+            roof.attainable(i),
+            roof.bound(i)
+        );
+    }
+    s
+}
+
+fn chips_table(chips: &[Chip]) -> String {
+    let mut s = format!(
+        "{:<10} {:<28} {:>14} {:>14} {:>10} {:>12} {:>8}\n",
+        "id", "name", "BF16 dense", "FP8 dense", "HBM", "HBM BW", "power"
+    );
+    for c in chips {
+        let dense = |d| c.dense(d).map_or("—".to_string(), |f| f.display_si());
+        let _ = writeln!(
+            s,
+            "{:<10} {:<28} {:>14} {:>14} {:>10} {:>12} {:>8}",
+            c.id,
+            c.name,
+            dense(Dtype::Bf16),
+            dense(Dtype::Fp8),
+            c.hbm_capacity.value.display_memory(),
+            c.hbm_bandwidth.value.display_si(),
+            c.power.map_or("—".into(), |p| p.value.display_si())
+        );
+    }
+    s.trim_end().into()
+}
+
+fn chip_text(c: &Chip) -> String {
+    let mut s = format!("{} ({}, {})\n", c.name, c.id, c.vendor);
+    let mut line = |what: &str, value: String, src: &engine::Source, est: bool, note: &str| {
+        let _ = write!(s, "  {what:<22} {value:>16}{}  [{src}]", if est { " (estimate)" } else { "" });
+        if !note.is_empty() {
+            let _ = write!(s, " — {note}");
+        }
+        s.push('\n');
+    };
+    for d in Dtype::ALL {
+        let p = c.peak(d);
+        if let Some(x) = p.dense {
+            line(&format!("{} dense", d.label()), x.value.display_si(), &x.source, x.estimate, x.note);
+        }
+        if let Some(x) = p.sparse {
+            line(&format!("{} sparse ({})", d.label(), c.sparsity), x.value.display_si(), &x.source, x.estimate, x.note);
+        }
+    }
+    let h = c.hbm_capacity;
+    line("HBM capacity", h.value.display_memory(), &h.source, h.estimate, h.note);
+    let b = c.hbm_bandwidth;
+    line("HBM bandwidth", b.value.display_si(), &b.source, b.estimate, b.note);
+    for m in &c.sram {
+        let x = m.capacity;
+        line(m.name, x.value.display_memory(), &x.source, x.estimate, x.note);
+    }
+    line(&format!("cores ({})", c.core_kind), c.cores.value.to_string(), &c.cores.source, c.cores.estimate, c.cores.note);
+    for k in &c.clocks {
+        let x = k.frequency;
+        line(k.engine, x.value.display_si(), &x.source, x.estimate, x.note);
+    }
+    match c.power {
+        Some(p) => line("power", p.value.display_si(), &p.source, p.estimate, p.note),
+        None => s.push_str("  power                  not published\n"),
+    }
+    s.trim_end().into()
+}

@@ -1,0 +1,28 @@
+//! accelscope's model of AI accelerator systems: pure functions from inputs to results.
+//!
+//! No DOM, no clock, no I/O: the same numbers come out in the browser, the CLI and the tests.
+//! Builds without `std` (`--no-default-features`) for `wasm32-unknown-unknown`.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+pub mod catalog;
+pub mod chip;
+pub mod dtype;
+pub mod roofline;
+pub mod scenario;
+pub mod source;
+pub mod units;
+
+pub use catalog::{find, presets, CatalogError};
+pub use chip::{Chip, ChipEdit, EditError, Field, MemoryLevel, Peak};
+pub use dtype::{Dtype, ParseDtypeError};
+pub use roofline::{Bound, OpCost, OpSpec, OpSpecError, Placement, Roofline};
+pub use scenario::{Notice, Page, Scenario};
+
+pub use source::{Citation, Source, Sourced};
+pub use units::{
+    Bytes, BytesPerSec, Flop, FlopPerByte, FlopPerSec, FlopPerWatt, Hertz, ParseQuantityError,
+    Seconds, Watts,
+};

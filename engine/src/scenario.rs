@@ -1,0 +1,479 @@
+//! The whole input state of the page as one value, and its versioned share-link codec.
+//!
+//! A link is a query string: `?v=1&page=roofline&chips=trn2,h100-sxm&fmt=bf16&rfmt=bf16,fp8&op=gemm:8192,8192,8192&custom=trn2|name=X|bf16=7e14`.
+//! Decoding never fails as a whole: each part that cannot be read yields a [`Notice`] and
+//! keeps that part's default, so a damaged link still opens with everything else intact.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::catalog;
+use crate::chip::{Chip, ChipEdit};
+use crate::dtype::Dtype;
+use crate::roofline::OpSpec;
+
+/// The current link format version. Older versions are decoded with their own defaults.
+pub const VERSION: u32 = 1;
+
+/// Most chips or operations a link may hold; more is treated as malformed input.
+pub const MAX_ITEMS: usize = 32;
+
+/// A page of the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Page {
+    /// Chip comparison table.
+    Chips,
+    /// Roofline chart.
+    Roofline,
+    /// Topology and collectives.
+    Topology,
+    /// Workload and TCO.
+    Workload,
+    /// Kernels running in the browser.
+    Kernels,
+    /// Scenarios side by side.
+    Compare,
+}
+
+impl Page {
+    /// Every page in navigation order.
+    pub const ALL: [Page; 6] = [
+        Page::Chips,
+        Page::Roofline,
+        Page::Topology,
+        Page::Workload,
+        Page::Kernels,
+        Page::Compare,
+    ];
+    /// Id used in links.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Page::Chips => "chips",
+            Page::Roofline => "roofline",
+            Page::Topology => "topology",
+            Page::Workload => "workload",
+            Page::Kernels => "kernels",
+            Page::Compare => "compare",
+        }
+    }
+    /// Navigation label.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Page::Chips => "Chips",
+            Page::Roofline => "Roofline",
+            Page::Topology => "Topology & collectives",
+            Page::Workload => "Workload & TCO",
+            Page::Kernels => "Kernels",
+            Page::Compare => "Compare",
+        }
+    }
+}
+
+/// Everything the user has chosen.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Scenario {
+    /// Page shown.
+    pub page: Page,
+    /// Chips compared, by id (presets, or `custom-N` for the N-th entry of `custom`, from 1).
+    pub chips: Vec<String>,
+    /// Format of the chips table.
+    pub format: Dtype,
+    /// Formats drawn on the roofline.
+    pub roofline_formats: Vec<Dtype>,
+    /// Operations placed on the roofline.
+    pub ops: Vec<OpSpec>,
+    /// User-edited clones of presets.
+    pub custom: Vec<ChipEdit>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Self {
+            page: Page::Chips,
+            chips: ["trn2", "trn3", "h100-sxm", "gb300", "tpu-v6e"]
+                .iter()
+                .map(|s| (*s).to_string())
+                .collect(),
+            format: Dtype::Bf16,
+            roofline_formats: alloc::vec![Dtype::Bf16],
+            ops: OpSpec::defaults(),
+            custom: Vec::new(),
+        }
+    }
+}
+
+/// Something in a link that could not be used, and what was done instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The query key concerned.
+    pub key: String,
+    /// What was wrong and which default was kept.
+    pub message: String,
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+/// The id a custom chip gets from its position in [`Scenario::custom`] (0-based).
+#[must_use]
+pub fn custom_id(index: usize) -> String {
+    format!("custom-{}", index + 1)
+}
+
+/// The 0-based index in [`Scenario::custom`] of a `custom-N` id.
+#[must_use]
+pub fn custom_index(id: &str) -> Option<usize> {
+    id.strip_prefix("custom-")?
+        .parse::<usize>()
+        .ok()?
+        .checked_sub(1)
+}
+
+impl Scenario {
+    /// Every chip available to this scenario: the presets, then the custom chips.
+    #[must_use]
+    pub fn available_chips(&self) -> Vec<Chip> {
+        let mut all = catalog::presets();
+        for (i, e) in self.custom.iter().enumerate() {
+            if let Some(base) = all.iter().find(|c| c.id == e.base) {
+                let c = e.apply(base, &custom_id(i));
+                all.push(c);
+            }
+        }
+        all
+    }
+
+    /// The chosen chips, in the chosen order.
+    #[must_use]
+    pub fn chosen_chips(&self) -> Vec<Chip> {
+        let all = self.available_chips();
+        self.chips
+            .iter()
+            .filter_map(|id| all.iter().find(|c| &c.id == id).cloned())
+            .collect()
+    }
+
+    /// Clone the chip `id` (a preset or a custom chip) into a new custom chip, add it to
+    /// the chosen chips, and return its id; `None` if no chip has that id.
+    pub fn add_clone(&mut self, id: &str) -> Option<String> {
+        let edit = if let Some(i) = custom_index(id) {
+            let mut e = self.custom.get(i)?.clone();
+            e.name = format!("{} (copy)", e.name);
+            e
+        } else {
+            ChipEdit::clone_of(&catalog::find(id).ok()?)
+        };
+        self.custom.push(edit);
+        let new_id = custom_id(self.custom.len() - 1);
+        self.chips.push(new_id.clone());
+        Some(new_id)
+    }
+
+    /// Delete custom chip `index` (0-based), renumbering the later ones in `chips`.
+    pub fn remove_custom(&mut self, index: usize) {
+        if index >= self.custom.len() {
+            return;
+        }
+        self.custom.remove(index);
+        let gone = custom_id(index);
+        self.chips.retain(|c| *c != gone);
+        for c in &mut self.chips {
+            if let Some(k) = custom_index(c) {
+                if k > index {
+                    *c = custom_id(k - 1);
+                }
+            }
+        }
+    }
+
+    /// Encode as a query string (without the leading `?`).
+    #[must_use]
+    pub fn to_query(&self) -> String {
+        let mut q = Vec::new();
+        q.push(format!("v={VERSION}"));
+        q.push(format!("page={}", self.page.id()));
+        q.push(format!("chips={}", enc(&self.chips.join(","))));
+        q.push(format!("fmt={}", self.format.id()));
+        let rf: Vec<&str> = self.roofline_formats.iter().map(|d| d.id()).collect();
+        q.push(format!("rfmt={}", rf.join(",")));
+        for op in &self.ops {
+            q.push(format!("op={}", enc(&op.to_spec())));
+        }
+        if self.ops.is_empty() {
+            q.push("op=".into());
+        }
+        for c in &self.custom {
+            q.push(format!("custom={}", enc(&c.to_spec())));
+        }
+        q.join("&")
+    }
+
+    /// Decode a query string (with or without `?`). Unreadable parts keep their defaults
+    /// and are reported; this never fails as a whole.
+    #[must_use]
+    pub fn from_query(query: &str) -> (Scenario, Vec<Notice>) {
+        let mut s = Scenario::default();
+        let mut notes = Vec::new();
+        let mut note = |key: &str, message: String| {
+            notes.push(Notice {
+                key: key.into(),
+                message,
+            });
+        };
+        let pairs: Vec<(String, String)> = query
+            .trim_start_matches('?')
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                (dec(k), dec(v))
+            })
+            .collect();
+        if pairs.is_empty() {
+            return (s, notes);
+        }
+        match pairs.iter().find(|(k, _)| k == "v").map(|(_, v)| v.as_str()) {
+            Some("1") | None => {}
+            Some(v) => note(
+                "v",
+                format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),
+            ),
+        }
+        // Custom chips first: chip ids may refer to them.
+        let mut custom = Vec::new();
+        for (_, v) in pairs.iter().filter(|(k, _)| k == "custom") {
+            if custom.len() == MAX_ITEMS {
+                note("custom", format!("more than {MAX_ITEMS} custom chips; the rest are ignored"));
+                break;
+            }
+            match ChipEdit::parse_spec(v) {
+                Ok(e) if catalog::find(&e.base).is_ok() => custom.push(e),
+                Ok(e) => note(
+                    "custom",
+                    format!("'{}' is not a preset to clone ({}); custom chip dropped", e.base, catalog::ids().join(", ")),
+                ),
+                Err(e) => note("custom", format!("{e}; custom chip dropped")),
+            }
+        }
+        s.custom = custom;
+        let known: Vec<String> = catalog::ids()
+            .into_iter()
+            .map(String::from)
+            .chain((0..s.custom.len()).map(custom_id))
+            .collect();
+        let mut ops = Vec::new();
+        let mut saw_op = false;
+        for (k, v) in &pairs {
+            match k.as_str() {
+                "v" | "custom" => {}
+                "page" => match Page::ALL.iter().find(|p| p.id() == v) {
+                    Some(p) => s.page = *p,
+                    None => note("page", format!("no page '{v}'; showing Chips")),
+                },
+                "chips" => {
+                    let mut chips = Vec::new();
+                    for id in v.split(',').filter(|x| !x.is_empty()) {
+                        if !known.iter().any(|k| k == id) {
+                            note("chips", format!("unknown chip '{id}' skipped (valid: {})", known.join(", ")));
+                        } else if !chips.iter().any(|c| c == id) && chips.len() < MAX_ITEMS {
+                            chips.push(id.to_string());
+                        }
+                    }
+                    if chips.is_empty() {
+                        note("chips", "no usable chip; showing the default set".into());
+                    } else {
+                        s.chips = chips;
+                    }
+                }
+                "fmt" => match v.parse() {
+                    Ok(d) => s.format = d,
+                    Err(e) => note("fmt", format!("{e}; using BF16")),
+                },
+                "rfmt" => {
+                    let mut f = Vec::new();
+                    for x in v.split(',').filter(|x| !x.is_empty()) {
+                        match x.parse::<Dtype>() {
+                            Ok(d) if !f.contains(&d) => f.push(d),
+                            Ok(_) => {}
+                            Err(e) => note("rfmt", format!("{e}; skipped")),
+                        }
+                    }
+                    if f.is_empty() {
+                        note("rfmt", "no usable format; using BF16".into());
+                    } else {
+                        s.roofline_formats = f;
+                    }
+                }
+                "op" => {
+                    saw_op = true;
+                    if v.is_empty() {
+                        continue;
+                    }
+                    if ops.len() == MAX_ITEMS {
+                        note("op", format!("more than {MAX_ITEMS} operations; the rest are ignored"));
+                        continue;
+                    }
+                    match OpSpec::parse_spec(v) {
+                        Ok(o) => ops.push(o),
+                        Err(e) => note("op", format!("{e}; operation skipped")),
+                    }
+                }
+                other => note(other, "unknown setting ignored".into()),
+            }
+        }
+        if saw_op {
+            s.ops = ops;
+        }
+        (s, notes)
+    }
+}
+
+/// Percent-encode for a query value, keeping `,:|.-_~*` readable.
+#[must_use]
+pub fn enc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b",:|.-_~*".contains(&b) {
+            o.push(b as char);
+        } else if b == b' ' {
+            o.push('+');
+        } else {
+            o.push_str(&format!("%{b:02X}"));
+        }
+    }
+    o
+}
+
+/// Decode `%XX` and `+`; invalid escapes are kept as written, invalid UTF-8 is replaced.
+#[must_use]
+pub fn dec(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                let h = core::str::from_utf8(&b[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match h {
+                    Some(x) => {
+                        out.push(x);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chip::Field;
+
+    #[test]
+    fn default_round_trips() {
+        let s = Scenario::default();
+        let (back, notes) = Scenario::from_query(&s.to_query());
+        assert_eq!(back, s);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn full_state_round_trips() {
+        let mut e = ChipEdit::clone_of(&catalog::find("trn2").unwrap());
+        e.name = "Trn2 & friends, 3.2 TB/s".into();
+        e.set(Field::HbmBandwidth, 3.2e12).unwrap();
+        e.set(Field::Dense(Dtype::Bf16), 7.1e14).unwrap();
+        let s = Scenario {
+            page: Page::Roofline,
+            chips: alloc::vec!["custom-1".into(), "h100-sxm".into()],
+            format: Dtype::Fp8,
+            roofline_formats: alloc::vec![Dtype::Fp8, Dtype::Bf16],
+            ops: alloc::vec![OpSpec::parse_spec("gemm:1,2,3").unwrap()],
+            custom: alloc::vec![e],
+        };
+        let q = s.to_query();
+        let (back, notes) = Scenario::from_query(&q);
+        assert_eq!(back, s, "{q}");
+        assert!(notes.is_empty(), "{notes:?}");
+        let chips = back.chosen_chips();
+        assert_eq!(chips[0].id, "custom-1");
+        assert!(chips[0].custom);
+        assert_eq!(chips[0].hbm_bandwidth.value.get(), 3.2e12);
+        assert!(chips[0].hbm_bandwidth.source.is_user());
+    }
+
+    #[test]
+    fn clones_and_removals_keep_ids_consistent() {
+        let mut s = Scenario::default();
+        assert_eq!(s.add_clone("trn2").as_deref(), Some("custom-1"));
+        assert_eq!(s.add_clone("h200").as_deref(), Some("custom-2"));
+        assert_eq!(s.add_clone("custom-1").as_deref(), Some("custom-3"));
+        assert_eq!(s.custom[2].base, "trn2");
+        assert_eq!(s.add_clone("nope"), None);
+        s.remove_custom(0);
+        assert_eq!(s.custom.len(), 2);
+        assert!(s.chips.ends_with(&["custom-1".to_string(), "custom-2".to_string()]));
+        let ids: Vec<String> = s.chosen_chips().iter().map(|c| c.id.clone()).collect();
+        assert!(ids.ends_with(&["custom-1".to_string(), "custom-2".to_string()]));
+        assert_eq!(s.chosen_chips().last().unwrap().based_on.as_deref(), Some("trn2"));
+    }
+
+    #[test]
+    fn empty_op_list_survives() {
+        let s = Scenario {
+            ops: Vec::new(),
+            ..Scenario::default()
+        };
+        assert_eq!(Scenario::from_query(&s.to_query()).0.ops, Vec::new());
+    }
+
+    #[test]
+    fn damaged_links_keep_what_they_can() {
+        let (s, notes) = Scenario::from_query(
+            "?v=1&page=nowhere&chips=trn2,bogus,h200&fmt=fp7&rfmt=fp8,xx&op=gemm:1,2&op=gemm:4,4,4&zzz=1&custom=nochip|name=x",
+        );
+        assert_eq!(s.page, Page::Chips);
+        assert_eq!(s.chips, ["trn2", "h200"]);
+        assert_eq!(s.format, Dtype::Bf16);
+        assert_eq!(s.roofline_formats, [Dtype::Fp8]);
+        assert_eq!(s.ops, [OpSpec::parse_spec("gemm:4,4,4").unwrap()]);
+        assert!(s.custom.is_empty());
+        let keys: Vec<&str> = notes.iter().map(|n| n.key.as_str()).collect();
+        assert_eq!(keys, ["custom", "page", "chips", "fmt", "rfmt", "op", "zzz"]);
+        assert!(notes[2].message.contains("bogus"));
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for q in ["%", "%%%", "a=%zz&&=&chips=,,,", "v=99", "chips=%FF%FE", "op=moe:", "custom=|||"] {
+            let (s, _) = Scenario::from_query(q);
+            assert!(!s.chips.is_empty());
+        }
+        assert!(!Scenario::from_query("v=99").1.is_empty());
+    }
+
+    #[test]
+    fn percent_codec() {
+        assert_eq!(dec(&enc("a b&c=d|é,%")), "a b&c=d|é,%");
+        assert_eq!(dec("%4"), "%4");
+        assert_eq!(dec("%zz"), "%zz");
+    }
+}
