@@ -145,10 +145,10 @@ impl Bytes {
         Self(n * 1e6)
     }
     /// Memory size in the unit its vendor would use: binary (`96 GiB`) when the value is a
-    /// whole number of KiB/MiB/GiB, decimal (`80 GB`) otherwise.
+    /// whole number of MiB or GiB, decimal (`80 GB`) otherwise.
     #[must_use]
     pub fn display_memory(self) -> String {
-        let whole = [1_073_741_824.0, 1_048_576.0, 1024.0]
+        let whole = [1_073_741_824.0, 1_048_576.0]
             .iter()
             .any(|u| self.0 >= *u && libm::fabs(self.0 / u - libm::round(self.0 / u)) < 1e-9);
         if whole {
