@@ -91,8 +91,13 @@ fn decade_ceil(v: f64) -> f64 {
     10f64.powf(v.log10().ceil())
 }
 
-fn si_tick(v: f64, unit: &str) -> String {
-    engine::units::si(v, unit).replace(' ', "")
+/// Axis tick text: `0.01`, `1`, `10k`, `100T`.
+fn tick(v: f64) -> String {
+    if v < 1.0 {
+        engine::units::sig(v, 3)
+    } else {
+        engine::units::si(v, "").replace(' ', "")
+    }
 }
 
 /// Draw the chart on `area`. `scale` multiplies line widths and fonts (device pixel ratio).
@@ -111,14 +116,14 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .margin(px(12.0))
         .x_label_area_size(px(44.0))
-        .y_label_area_size(px(76.0))
+        .y_label_area_size(px(64.0))
         .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())?;
     chart
         .configure_mesh()
         .x_desc("Arithmetic intensity (FLOP per HBM byte)")
-        .y_desc("Attainable throughput")
-        .x_label_formatter(&|v| si_tick(*v, ""))
-        .y_label_formatter(&|v| si_tick(*v, "FLOP/s"))
+        .y_desc("Attainable FLOP/s (dense)")
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
         .label_style(font.clone())
         .axis_desc_style(font.clone())
         .light_line_style(RGBColor(238, 238, 238))
@@ -172,7 +177,7 @@ pub fn draw<DB: DrawingBackend>(
     if !data.roofs.is_empty() {
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(SeriesLabelPosition::UpperLeft)
             .label_font(font)
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(200, 200, 200))
@@ -257,7 +262,7 @@ mod tests {
             let area = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
             draw(&area, &RooflineData::default(), 2.0).unwrap();
         }
-        assert!(svg.contains("Attainable throughput"));
+        assert!(svg.contains("Attainable FLOP/s"));
     }
 
     #[test]

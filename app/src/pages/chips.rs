@@ -65,7 +65,8 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
             format!("{} sparse", d.label()),
             Box::new(move |c: &Chip| match c.peak(d).sparse {
                 Some(x) => view! {
-                    <Fig text=format!("{} ({})", x.value.display_si(), c.sparsity) source=x.source estimate=x.estimate note=x.note/>
+                    <Fig text=x.value.display_si() source=x.source estimate=x.estimate note=x.note/>
+                    <div class="sub small" title=c.sparsity>{short_sparsity(c.sparsity)}" sparsity"</div>
                 }
                 .into_any(),
                 None => na("no sparse figure"),
@@ -212,6 +213,11 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         </table>
     }
     .into_any()
+}
+
+/// `up to 4:16 (4:16, 4:12, …)` shortened to `up to 4:16`.
+fn short_sparsity(s: &'static str) -> &'static str {
+    s.split(" (").next().unwrap_or(s)
 }
 
 fn na(why: &'static str) -> AnyView {
