@@ -17,6 +17,10 @@ use crate::state::{use_scenario, Notices, ScenarioCtx};
 pub fn start() {
     panic::install();
     leptos::mount::mount_to_body(App);
+    // Mounting is synchronous: the page is interactive from here. The benchmark reads this mark.
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        p.mark("accelscope-interactive").ok();
+    }
 }
 
 /// The whole app: header with navigation, link notices, the current page.

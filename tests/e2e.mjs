@@ -1,0 +1,181 @@
+// End-to-end tests: the built dist/ served by a plain static server, driven in Chromium.
+// Prints `N passed, N failed` last; exits non-zero on any failure.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { serve } from './server.mjs';
+import { launch } from './browser.mjs';
+
+mkdirSync('out', { recursive: true });
+const srv = await serve(process.env.DIST ?? '../dist');
+const browser = await launch();
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+/** A page that records every request and every console error or page error. */
+async function open(query = '', viewport = { width: 1366, height: 900 }) {
+  const ctx = await browser.newContext({ viewport });
+  const page = await ctx.newPage();
+  page.requests = [];
+  page.errors = [];
+  page.on('request', (r) => page.requests.push(r.url()));
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && page.errors.push(m.text()));
+  await page.goto(srv.url + query);
+  await page.waitForSelector('main h1');
+  return page;
+}
+
+const headers = (page) => page.$$eval('#chips-table thead th[data-chip]', (ths) => ths.map((t) => t.dataset.chip));
+const query = (page) => new URL(page.url()).searchParams;
+/** Wait until the address bar reflects the state (it is written after a short debounce). */
+const urlHas = (page, key, value) =>
+  page.waitForFunction(([k, v]) => new URLSearchParams(location.search).get(k) === v, [key, value]);
+
+test('chips page opens with the default comparison and sourced figures', async () => {
+  const page = await open();
+  assert.deepEqual(await headers(page), ['trn2', 'trn3', 'h100-sxm', 'gb300', 'tpu-v6e']);
+  const table = await page.textContent('#chips-table');
+  // AWS Neuron Trainium2 architecture page: 667 TFLOP/s BF16 dense; NVIDIA H100: 989.4 dense.
+  assert.match(table, /667 TFLOP\/s/);
+  assert.match(table, /989\.4 TFLOP\/s/);
+  // Hovering a figure shows its source.
+  const fig = page.locator('th[data-chip="trn2"]').locator('xpath=ancestor::table').locator('tbody tr').first().locator('td').first().locator('.fig');
+  await fig.hover();
+  const tip = fig.locator('.tip');
+  assert.ok(await tip.isVisible(), 'tooltip visible on hover');
+  assert.match(await tip.textContent(), /Source: .*Trainium2/);
+  assert.ok((await page.locator('.badge.est').count()) > 0, 'estimates are badged');
+  await page.screenshot({ path: 'out/e2e-chips.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('changing format and chips updates the table and the link; reload restores it', async () => {
+  const page = await open();
+  await page.selectOption('select[name=format]', 'fp8');
+  await page.uncheck('input[name=chip][value="tpu-v6e"]');
+  await page.check('input[name=chip][value="h200"]');
+  const table = await page.textContent('#chips-table');
+  assert.match(table, /FP8 dense/);
+  assert.match(table, /1\.299 PFLOP\/s/); // Trn2 FP8 dense, AWS Neuron
+  assert.deepEqual(await headers(page), ['trn2', 'trn3', 'h100-sxm', 'gb300', 'h200']);
+  await urlHas(page, 'chips', 'trn2,trn3,h100-sxm,gb300,h200');
+  assert.equal(query(page).get('fmt'), 'fp8');
+  const link = page.url();
+  await page.reload();
+  await page.waitForSelector('#chips-table');
+  assert.deepEqual(await headers(page), ['trn2', 'trn3', 'h100-sxm', 'gb300', 'h200']);
+  assert.equal(await page.$eval('select[name=format]', (s) => s.value), 'fp8');
+  // The same link in a fresh browser context gives the same view.
+  const other = await open(new URL(link).search);
+  assert.deepEqual(await headers(other), ['trn2', 'trn3', 'h100-sxm', 'gb300', 'h200']);
+  assert.equal(await other.textContent('#chips-table'), await page.textContent('#chips-table'));
+});
+
+test('roofline chart redraws when formats and chips change, and its state is a link', async () => {
+  const page = await open('?page=roofline');
+  const canvas = page.locator('#roofline-canvas');
+  assert.equal(await canvas.getAttribute('data-roofs'), '5');
+  const before = await canvas.evaluate((c) => c.toDataURL());
+  await page.check('input[name=rfmt][value=fp8]');
+  await page.waitForFunction(() => document.querySelector('#roofline-canvas').dataset.roofs === '10');
+  const after = await canvas.evaluate((c) => c.toDataURL());
+  assert.notEqual(before, after, 'the pixels changed');
+  await page.uncheck('input[name=chip][value="gb300"]');
+  await page.waitForFunction(() => document.querySelector('#roofline-canvas').dataset.roofs === '8');
+  // Reading a point: the first GEMM is compute-bound on Trn2, batch-1 decode memory-bound.
+  const rows = await page.$$eval('#roofline-table tbody tr', (trs) => trs.map((t) => t.textContent));
+  assert.match(rows[0], /GEMM 8192×8192×8192.*compute-bound/);
+  assert.match(rows[2], /LLM decode.*b=1.*memory-bound/);
+  await urlHas(page, 'rfmt', 'bf16,fp8');
+  const link = new URL(page.url()).search;
+  const again = await open(link);
+  assert.equal(await again.locator('#roofline-canvas').getAttribute('data-roofs'), '8');
+  assert.equal(await again.locator('#roofline-canvas').evaluate((c) => c.toDataURL()), await canvas.evaluate((c) => c.toDataURL()));
+  await page.screenshot({ path: 'out/e2e-roofline.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('adding an operation validates it and places it on the chart', async () => {
+  const page = await open('?page=roofline');
+  const n = await page.locator('#roofline-table tbody tr').count();
+  await page.fill('input[name=op-values]', '1,2');
+  await page.click('form.add-op button[type=submit]');
+  assert.match(await page.textContent('.error'), /gemm takes M,N,K/);
+  await page.fill('input[name=op-values]', '64,4096,4096');
+  await page.click('form.add-op button[type=submit]');
+  assert.equal(await page.locator('#roofline-table tbody tr').count(), n + 1);
+  assert.equal(await page.locator('.error').count(), 0);
+  await page.waitForFunction(() => new URLSearchParams(location.search).getAll('op').includes('gemm:64,4096,4096'));
+});
+
+test('navigation links switch pages in place and open directly', async () => {
+  const page = await open();
+  await page.click('nav a:has-text("Roofline")');
+  await page.waitForSelector('#roofline-canvas');
+  const href = await page.getAttribute('nav a:has-text("Chips")', 'href');
+  assert.match(href, /page=chips/);
+  await page.click('nav a:has-text("Workload")');
+  assert.match(await page.textContent('main'), /Coming next/);
+});
+
+test('a malformed link shows a notice and keeps what it could read', async () => {
+  const page = await open('?v=1&page=nowhere&chips=trn2,bogus,h200&fmt=fp7&op=gemm:1&zz=%E0%A4%A');
+  const notice = await page.textContent('.notice');
+  assert.match(notice, /could not be read/);
+  assert.match(notice, /bogus/);
+  assert.match(notice, /fp7/);
+  assert.deepEqual(await headers(page), ['trn2', 'h200']);
+  assert.equal(await page.$eval('select[name=format]', (s) => s.value), 'bf16');
+  assert.equal(await page.locator('#panic-panel').count(), 0);
+  await page.click('.notice button');
+  assert.equal(await page.locator('.notice').count(), 0);
+});
+
+test('a custom chip travels in the link, marked as custom with its edited figure', async () => {
+  const custom = encodeURIComponent('trn2|name=Trn2 at 4 TB/s|hbm_bytes_per_s=4e12');
+  const page = await open(`?chips=custom-1,trn2&custom=${custom}`);
+  assert.deepEqual(await headers(page), ['custom-1', 'trn2']);
+  const head = await page.textContent('th[data-chip="custom-1"]');
+  assert.match(head, /Trn2 at 4 TB\/s/);
+  assert.match(head, /custom/);
+  const table = await page.textContent('#chips-table');
+  assert.match(table, /4 TB\/s/);
+  assert.match(table, /edited/);
+  // Ridge point follows the edit: 667 TFLOP/s / 4 TB/s = 166.8.
+  assert.match(table, /166\.8/);
+});
+
+test('phone width: nothing overflows the page; tables scroll inside their frame', async () => {
+  for (const q of ['?page=chips', '?page=roofline']) {
+    const page = await open(q, { width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${q}: page is ${overflow}px wider than the screen`);
+    await page.screenshot({ path: `out/e2e-phone-${q.split('=')[1]}.png`, fullPage: true });
+  }
+});
+
+test('nothing leaves the page: every request goes to the app\'s own server', async () => {
+  const page = await open('?page=roofline');
+  await page.click('nav a:has-text("Chips")');
+  await page.waitForSelector('#chips-table');
+  const foreign = page.requests.filter((u) => !u.startsWith(srv.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+});
+
+let passed = 0;
+let failed = 0;
+for (const t of tests) {
+  const t0 = Date.now();
+  try {
+    await t.fn();
+    passed++;
+    console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name}\n     ${String(e.stack ?? e).split('\n').slice(0, 6).join('\n     ')}`);
+  }
+}
+await browser.close();
+await srv.close();
+console.log(`\ne2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
