@@ -47,17 +47,26 @@ async fn chips_table_follows_format_and_chip_set() {
     let t = text(&el);
     // AWS Neuron Trainium2 page: 667 TFLOP/s BF16 dense.
     assert!(t.contains("667 TFLOP/s"), "{t}");
-    let cols = el.query_selector_all("#chips-table thead th[data-chip]").unwrap().length();
+    let cols = el
+        .query_selector_all("#chips-table thead th[data-chip]")
+        .unwrap()
+        .length();
     assert_eq!(cols, 5);
 
     sig.update(|s| s.format = Dtype::Fp8);
     leptos::task::tick().await;
     let t = text(&el);
-    assert!(t.contains("FP8 dense") && t.contains("1.299 PFLOP/s"), "{t}");
+    assert!(
+        t.contains("FP8 dense") && t.contains("1.299 PFLOP/s"),
+        "{t}"
+    );
 
     sig.update(|s| s.chips = vec!["trn1".into()]);
     leptos::task::tick().await;
-    let cols = el.query_selector_all("#chips-table thead th[data-chip]").unwrap().length();
+    let cols = el
+        .query_selector_all("#chips-table thead th[data-chip]")
+        .unwrap()
+        .length();
     assert_eq!(cols, 1);
 }
 
@@ -73,7 +82,10 @@ async fn cloning_makes_an_editable_custom_chip_and_bad_input_is_refused() {
     clone.click();
     leptos::task::tick().await;
     assert_eq!(sig.with(|s| s.custom.len()), 1);
-    assert!(el.query_selector("th[data-chip='custom-1'] .badge.custom").unwrap().is_some());
+    assert!(el
+        .query_selector("th[data-chip='custom-1'] .badge.custom")
+        .unwrap()
+        .is_some());
 
     let input: web_sys::HtmlInputElement = el
         .query_selector("[data-custom='custom-1'] input[data-field='hbm_bytes_per_s']")
@@ -81,13 +93,17 @@ async fn cloning_makes_an_editable_custom_chip_and_bad_input_is_refused() {
         .unwrap()
         .unchecked_into();
     input.set_value("not a number");
-    input.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    input
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
     leptos::task::tick().await;
     assert!(text(&el).contains("not a positive number"));
     assert!(sig.with(|s| s.custom[0].overrides.is_empty()));
 
     input.set_value("3.5");
-    input.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    input
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
     leptos::task::tick().await;
     let bw = sig.with(|s| s.chosen_chips().last().unwrap().hbm_bandwidth.value.get());
     assert_eq!(bw, 3.5e12);
@@ -96,14 +112,19 @@ async fn cloning_makes_an_editable_custom_chip_and_bad_input_is_refused() {
 
 #[wasm_bindgen_test]
 async fn roofline_draws_a_roof_per_chip_and_format() {
-    let mut s = Scenario::default();
-    s.roofline_formats = vec![Dtype::Bf16, Dtype::Fp8];
+    let s = Scenario {
+        roofline_formats: vec![Dtype::Bf16, Dtype::Fp8],
+        ..Scenario::default()
+    };
     let (el, sig) = mount(s, RooflinePage);
     leptos::task::tick().await;
     let canvas = el.query_selector("#roofline-canvas").unwrap().unwrap();
     // TPU v6e has an FP8 figure too, so 5 chips × 2 formats.
     assert_eq!(canvas.get_attribute("data-roofs").as_deref(), Some("10"));
-    let rows = el.query_selector_all("#roofline-table tbody tr").unwrap().length();
+    let rows = el
+        .query_selector_all("#roofline-table tbody tr")
+        .unwrap()
+        .length();
     assert_eq!(rows as usize, 2 * engine::OpSpec::defaults().len());
 
     sig.update(|s| s.chips.truncate(1));

@@ -153,7 +153,14 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 (None, Some(o)) => Some(o.cost(d).intensity()),
                 (None, None) => None,
             };
-            Ok(roofline_out(&chip, d, roof, intensity, op.as_ref(), a.flag("json")))
+            Ok(roofline_out(
+                &chip,
+                d,
+                roof,
+                intensity,
+                op.as_ref(),
+                a.flag("json"),
+            ))
         }
         "help" | "--help" | "-h" => Ok(USAGE.into()),
         other => Err(Usage(format!("unknown command '{other}'\n\n{USAGE}"))),
@@ -263,7 +270,11 @@ fn chips_table(chips: &[Chip]) -> String {
 fn chip_text(c: &Chip) -> String {
     let mut s = format!("{} ({}, {})\n", c.name, c.id, c.vendor);
     let mut line = |what: &str, value: String, src: &engine::Source, est: bool, note: &str| {
-        let _ = write!(s, "  {what:<22} {value:>16}{}  [{src}]", if est { " (estimate)" } else { "" });
+        let _ = write!(
+            s,
+            "  {what:<22} {value:>16}{}  [{src}]",
+            if est { " (estimate)" } else { "" }
+        );
         if !note.is_empty() {
             let _ = write!(s, " — {note}");
         }
@@ -272,24 +283,66 @@ fn chip_text(c: &Chip) -> String {
     for d in Dtype::ALL {
         let p = c.peak(d);
         if let Some(x) = p.dense {
-            line(&format!("{} dense", d.label()), x.value.display_si(), &x.source, x.estimate, x.note);
+            line(
+                &format!("{} dense", d.label()),
+                x.value.display_si(),
+                &x.source,
+                x.estimate,
+                x.note,
+            );
         }
         if let Some(x) = p.sparse {
-            line(&format!("{} sparse ({})", d.label(), c.sparsity), x.value.display_si(), &x.source, x.estimate, x.note);
+            line(
+                &format!("{} sparse ({})", d.label(), c.sparsity),
+                x.value.display_si(),
+                &x.source,
+                x.estimate,
+                x.note,
+            );
         }
     }
     let h = c.hbm_capacity;
-    line("HBM capacity", h.value.display_memory(), &h.source, h.estimate, h.note);
+    line(
+        "HBM capacity",
+        h.value.display_memory(),
+        &h.source,
+        h.estimate,
+        h.note,
+    );
     let b = c.hbm_bandwidth;
-    line("HBM bandwidth", b.value.display_si(), &b.source, b.estimate, b.note);
+    line(
+        "HBM bandwidth",
+        b.value.display_si(),
+        &b.source,
+        b.estimate,
+        b.note,
+    );
     for m in &c.sram {
         let x = m.capacity;
-        line(m.name, x.value.display_memory(), &x.source, x.estimate, x.note);
+        line(
+            m.name,
+            x.value.display_memory(),
+            &x.source,
+            x.estimate,
+            x.note,
+        );
     }
-    line(&format!("cores ({})", c.core_kind), c.cores.value.to_string(), &c.cores.source, c.cores.estimate, c.cores.note);
+    line(
+        &format!("cores ({})", c.core_kind),
+        c.cores.value.to_string(),
+        &c.cores.source,
+        c.cores.estimate,
+        c.cores.note,
+    );
     for k in &c.clocks {
         let x = k.frequency;
-        line(k.engine, x.value.display_si(), &x.source, x.estimate, x.note);
+        line(
+            k.engine,
+            x.value.display_si(),
+            &x.source,
+            x.estimate,
+            x.note,
+        );
     }
     match c.power {
         Some(p) => line("power", p.value.display_si(), &p.source, p.estimate, p.note),

@@ -27,11 +27,17 @@ fn check_sourced(v: &Value, path: &str, count: &mut usize) {
     match v {
         Value::Object(m) if m.contains_key("value") => {
             *count += 1;
-            assert!(m.get("estimate").is_some_and(Value::is_boolean), "{path}: estimate flag");
+            assert!(
+                m.get("estimate").is_some_and(Value::is_boolean),
+                "{path}: estimate flag"
+            );
             let src = &m["source"];
             assert_eq!(src["kind"], "cited", "{path}");
             for k in ["title", "url", "date"] {
-                assert!(src[k].as_str().is_some_and(|s| !s.is_empty()), "{path}: source {k}");
+                assert!(
+                    src[k].as_str().is_some_and(|s| !s.is_empty()),
+                    "{path}: source {k}"
+                );
             }
         }
         Value::Object(m) => {
@@ -57,7 +63,10 @@ fn chip_json_has_every_figure_with_its_source() {
     // AWS Neuron Trainium2 architecture page: 667 TFLOP/s BF16 dense, 2.9 TB/s, 96 GiB.
     assert_eq!(v["peaks"]["bf16"]["dense_flop_per_s"]["value"], 667e12);
     assert_eq!(v["hbm_bandwidth_bytes_per_s"]["value"], 2.9e12);
-    assert_eq!(v["hbm_capacity_bytes"]["value"], 96.0 * 1024.0 * 1024.0 * 1024.0);
+    assert_eq!(
+        v["hbm_capacity_bytes"]["value"],
+        96.0 * 1024.0 * 1024.0 * 1024.0
+    );
     assert_eq!(v["power_w"]["estimate"], true);
 }
 
@@ -72,7 +81,10 @@ fn catalog_lists_every_preset_with_keys_in_si_units() {
         .collect();
     assert_eq!(
         ids,
-        ["trn1", "trn2", "trn3", "h100-sxm", "h200", "b200", "gb200", "gb300", "tpu-v6e", "tpu-v7"]
+        [
+            "trn1", "trn2", "trn3", "h100-sxm", "h200", "b200", "gb200", "gb300", "tpu-v6e",
+            "tpu-v7"
+        ]
     );
     let mut n = 0;
     check_sourced(&v["chips"], "chips", &mut n);
@@ -87,12 +99,30 @@ fn catalog_lists_every_preset_with_keys_in_si_units() {
 #[test]
 fn roofline_reports_ridge_and_attainable() {
     // H100 SXM: 989.4 TFLOP/s BF16 dense over 3.35 TB/s is a ridge of 295 FLOP/byte.
-    let v = json(&["roofline", "--chip", "h100-sxm", "--dtype", "bf16", "--intensity", "100", "--json"]);
+    let v = json(&[
+        "roofline",
+        "--chip",
+        "h100-sxm",
+        "--dtype",
+        "bf16",
+        "--intensity",
+        "100",
+        "--json",
+    ]);
     let ridge = v["ridge_flop_per_byte"].as_f64().unwrap();
     assert!((ridge - 295.34).abs() < 0.01, "{ridge}");
     assert_eq!(v["attainable_flop_per_s"], 335e12);
     assert_eq!(v["bound"], "memory");
-    let v = json(&["roofline", "--chip", "trn2", "--dtype", "bf16", "--op", "gemm:8192,8192,8192", "--json"]);
+    let v = json(&[
+        "roofline",
+        "--chip",
+        "trn2",
+        "--dtype",
+        "bf16",
+        "--op",
+        "gemm:8192,8192,8192",
+        "--json",
+    ]);
     assert_eq!(v["bound"], "compute");
     assert_eq!(v["attainable_flop_per_s"], 667e12);
     assert_eq!(v["operation"]["flop"], 2.0 * 8192f64.powi(3));
@@ -102,18 +132,46 @@ fn check_error(args: &[&str], needle: &str) {
     let (code, out, err) = run(args);
     assert_eq!(code, 2, "{args:?} exits 2");
     assert!(out.is_empty(), "{args:?} prints nothing on stdout");
-    assert!(err.contains(needle), "{args:?}: '{err}' should mention '{needle}'");
+    assert!(
+        err.contains(needle),
+        "{args:?}: '{err}' should mention '{needle}'"
+    );
     assert!(!err.contains("panicked"), "{args:?} panicked");
 }
 
 #[test]
 fn bad_input_gets_a_clear_error_and_exit_code_2() {
     check_error(&["chip", "trn9", "--json"], "valid: trn1, trn2");
-    check_error(&["roofline", "--chip", "trn2", "--dtype", "fp7"], "valid: fp64");
-    check_error(&["roofline", "--chip", "nope", "--dtype", "bf16"], "unknown chip 'nope'");
-    check_error(&["roofline", "--chip", "h100-sxm", "--dtype", "fp4"], "no dense FP4");
-    check_error(&["roofline", "--chip", "trn2", "--dtype", "bf16", "--intensity", "-3"], "positive");
-    check_error(&["roofline", "--chip", "trn2", "--dtype", "bf16", "--op", "gemm:1,2"], "M,N,K");
+    check_error(
+        &["roofline", "--chip", "trn2", "--dtype", "fp7"],
+        "valid: fp64",
+    );
+    check_error(
+        &["roofline", "--chip", "nope", "--dtype", "bf16"],
+        "unknown chip 'nope'",
+    );
+    check_error(
+        &["roofline", "--chip", "h100-sxm", "--dtype", "fp4"],
+        "no dense FP4",
+    );
+    check_error(
+        &[
+            "roofline",
+            "--chip",
+            "trn2",
+            "--dtype",
+            "bf16",
+            "--intensity",
+            "-3",
+        ],
+        "positive",
+    );
+    check_error(
+        &[
+            "roofline", "--chip", "trn2", "--dtype", "bf16", "--op", "gemm:1,2",
+        ],
+        "M,N,K",
+    );
     check_error(&["roofline", "--dtype", "bf16"], "--chip is required");
     check_error(&["chips", "--frobnicate"], "unknown option");
     check_error(&["teleport"], "unknown command");

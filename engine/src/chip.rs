@@ -252,7 +252,11 @@ impl fmt::Display for EditError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownField(s) => {
-                write!(f, "unknown chip field '{s}' (valid: {})", Field::valid_ids())
+                write!(
+                    f,
+                    "unknown chip field '{s}' (valid: {})",
+                    Field::valid_ids()
+                )
             }
             Self::BadValue { field, value } => {
                 write!(f, "{field} must be a positive number, got '{value}'")
@@ -304,7 +308,9 @@ impl ChipEdit {
         c.based_on = Some(base.id.clone());
         for &(f, v) in &self.overrides {
             match f {
-                Field::Dense(d) => c.peaks[d.index()].dense = Some(Sourced::user(FlopPerSec::new(v))),
+                Field::Dense(d) => {
+                    c.peaks[d.index()].dense = Some(Sourced::user(FlopPerSec::new(v)))
+                }
                 Field::Sparse(d) => {
                     c.peaks[d.index()].sparse = Some(Sourced::user(FlopPerSec::new(v)));
                 }
@@ -342,7 +348,9 @@ impl ChipEdit {
             overrides: Vec::new(),
         };
         for p in parts {
-            let (k, v) = p.split_once('=').ok_or_else(|| EditError::Malformed(s.into()))?;
+            let (k, v) = p
+                .split_once('=')
+                .ok_or_else(|| EditError::Malformed(s.into()))?;
             if k == "name" {
                 e.name = v.trim().into();
                 continue;

@@ -273,7 +273,11 @@ impl fmt::Display for OpSpecError {
             Self::UnknownKind(k) => write!(
                 f,
                 "unknown operation '{k}' (valid: {})",
-                OpSpec::KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+                OpSpec::KINDS
+                    .iter()
+                    .map(|(k, _)| *k)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             Self::Arity {
                 kind,
@@ -296,7 +300,10 @@ impl OpSpec {
         ("elem", "elements,reads,writes,flop_per_element"),
         ("prefill", "batch,seq,heads,kv_heads,head_dim"),
         ("attn-decode", "batch,context,heads,kv_heads,head_dim"),
-        ("decode", "params,batch,context,layers,heads,kv_heads,head_dim"),
+        (
+            "decode",
+            "params,batch,context,layers,heads,kv_heads,head_dim",
+        ),
         ("moe", "experts,tokens_per_expert,d_model,d_ff"),
     ];
 
@@ -600,15 +607,11 @@ impl OpSpec {
             OpSpec::AttentionPrefill { .. } => {
                 "FLOP = 2·B·H·S²·d (QKᵀ and PV, causal half); bytes = 2·B·S·(H + Hkv)·d·b"
             }
-            OpSpec::AttentionDecode { .. } => {
-                "FLOP = 4·B·H·L·d; bytes = (2·B·L·Hkv·d + 2·B·H·d)·b"
-            }
+            OpSpec::AttentionDecode { .. } => "FLOP = 4·B·H·L·d; bytes = (2·B·L·Hkv·d + 2·B·H·d)·b",
             OpSpec::DecodeStep { .. } => {
                 "FLOP = 2·P·B + 4·B·layers·H·L·d; bytes = (P + 2·B·L·layers·Hkv·d)·b"
             }
-            OpSpec::MoeGroupedGemm { .. } => {
-                "FLOP = 2·E·t·d·f; bytes = E·(d·f + t·d + t·f)·b"
-            }
+            OpSpec::MoeGroupedGemm { .. } => "FLOP = 2·E·t·d·f; bytes = E·(d·f + t·d + t·f)·b",
         }
     }
 }
@@ -642,8 +645,8 @@ fn fmt_num(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::ToString;
     use crate::catalog::find;
+    use alloc::string::ToString;
 
     /// Golden check of a published ridge point (dense FLOP/s ÷ HBM B/s).
     fn check_ridge(id: &str, d: Dtype, want: f64, tol: f64) {
@@ -687,8 +690,14 @@ mod tests {
         assert_eq!(a(10.0), 10e12);
         assert_eq!(a(100.0), 100e12);
         assert_eq!(a(1000.0), 100e12);
-        assert_eq!(r.bound(FlopPerByte::new(25.0)), Bound::Memory { shortfall: 4.0 });
-        assert_eq!(r.bound(FlopPerByte::new(200.0)), Bound::Compute { margin: 2.0 });
+        assert_eq!(
+            r.bound(FlopPerByte::new(25.0)),
+            Bound::Memory { shortfall: 4.0 }
+        );
+        assert_eq!(
+            r.bound(FlopPerByte::new(200.0)),
+            Bound::Compute { margin: 2.0 }
+        );
     }
 
     #[test]

@@ -253,14 +253,21 @@ impl Scenario {
         let mut custom = Vec::new();
         for (_, v) in pairs.iter().filter(|(k, _)| k == "custom") {
             if custom.len() == MAX_ITEMS {
-                note("custom", format!("more than {MAX_ITEMS} custom chips; the rest are ignored"));
+                note(
+                    "custom",
+                    format!("more than {MAX_ITEMS} custom chips; the rest are ignored"),
+                );
                 break;
             }
             match ChipEdit::parse_spec(v) {
                 Ok(e) if catalog::find(&e.base).is_ok() => custom.push(e),
                 Ok(e) => note(
                     "custom",
-                    format!("'{}' is not a preset to clone ({}); custom chip dropped", e.base, catalog::ids().join(", ")),
+                    format!(
+                        "'{}' is not a preset to clone ({}); custom chip dropped",
+                        e.base,
+                        catalog::ids().join(", ")
+                    ),
                 ),
                 Err(e) => note("custom", format!("{e}; custom chip dropped")),
             }
@@ -284,7 +291,13 @@ impl Scenario {
                     let mut chips = Vec::new();
                     for id in v.split(',').filter(|x| !x.is_empty()) {
                         if !known.iter().any(|k| k == id) {
-                            note("chips", format!("unknown chip '{id}' skipped (valid: {})", known.join(", ")));
+                            note(
+                                "chips",
+                                format!(
+                                    "unknown chip '{id}' skipped (valid: {})",
+                                    known.join(", ")
+                                ),
+                            );
                         } else if !chips.iter().any(|c| c == id) && chips.len() < MAX_ITEMS {
                             chips.push(id.to_string());
                         }
@@ -320,7 +333,10 @@ impl Scenario {
                         continue;
                     }
                     if ops.len() == MAX_ITEMS {
-                        note("op", format!("more than {MAX_ITEMS} operations; the rest are ignored"));
+                        note(
+                            "op",
+                            format!("more than {MAX_ITEMS} operations; the rest are ignored"),
+                        );
                         continue;
                     }
                     match OpSpec::parse_spec(v) {
@@ -430,10 +446,15 @@ mod tests {
         assert_eq!(s.add_clone("nope"), None);
         s.remove_custom(0);
         assert_eq!(s.custom.len(), 2);
-        assert!(s.chips.ends_with(&["custom-1".to_string(), "custom-2".to_string()]));
+        assert!(s
+            .chips
+            .ends_with(&["custom-1".to_string(), "custom-2".to_string()]));
         let ids: Vec<String> = s.chosen_chips().iter().map(|c| c.id.clone()).collect();
         assert!(ids.ends_with(&["custom-1".to_string(), "custom-2".to_string()]));
-        assert_eq!(s.chosen_chips().last().unwrap().based_on.as_deref(), Some("trn2"));
+        assert_eq!(
+            s.chosen_chips().last().unwrap().based_on.as_deref(),
+            Some("trn2")
+        );
     }
 
     #[test]
@@ -457,13 +478,24 @@ mod tests {
         assert_eq!(s.ops, [OpSpec::parse_spec("gemm:4,4,4").unwrap()]);
         assert!(s.custom.is_empty());
         let keys: Vec<&str> = notes.iter().map(|n| n.key.as_str()).collect();
-        assert_eq!(keys, ["custom", "page", "chips", "fmt", "rfmt", "op", "zzz"]);
+        assert_eq!(
+            keys,
+            ["custom", "page", "chips", "fmt", "rfmt", "op", "zzz"]
+        );
         assert!(notes[2].message.contains("bogus"));
     }
 
     #[test]
     fn garbage_never_panics() {
-        for q in ["%", "%%%", "a=%zz&&=&chips=,,,", "v=99", "chips=%FF%FE", "op=moe:", "custom=|||"] {
+        for q in [
+            "%",
+            "%%%",
+            "a=%zz&&=&chips=,,,",
+            "v=99",
+            "chips=%FF%FE",
+            "op=moe:",
+            "custom=|||",
+        ] {
             let (s, _) = Scenario::from_query(q);
             assert!(!s.chips.is_empty());
         }

@@ -452,7 +452,8 @@ mod tests {
 
     #[test]
     fn parse_sizes() {
-        let ok = |s: &str, want: f64| assert_eq!(s.parse::<Bytes>().map(Bytes::get), Ok(want), "{s}");
+        let ok =
+            |s: &str, want: f64| assert_eq!(s.parse::<Bytes>().map(Bytes::get), Ok(want), "{s}");
         ok("1GiB", 1_073_741_824.0);
         ok("512 KiB", 524_288.0);
         ok("8B", 8.0);
@@ -462,9 +463,21 @@ mod tests {
             "2.9TB/s".parse::<BytesPerSec>().map(BytesPerSec::get),
             Ok(2.9e12)
         );
-        assert!(matches!("-1GiB".parse::<Bytes>(), Err(ParseQuantityError::NotPositive(_))));
-        assert!(matches!("0B".parse::<Bytes>(), Err(ParseQuantityError::NotPositive(_))));
-        assert!(matches!("3 furlongs".parse::<Bytes>(), Err(ParseQuantityError::UnknownUnit(_))));
-        assert!(matches!("GiB".parse::<Bytes>(), Err(ParseQuantityError::NotANumber(_))));
+        assert!(matches!(
+            "-1GiB".parse::<Bytes>(),
+            Err(ParseQuantityError::NotPositive(_))
+        ));
+        assert!(matches!(
+            "0B".parse::<Bytes>(),
+            Err(ParseQuantityError::NotPositive(_))
+        ));
+        assert!(matches!(
+            "3 furlongs".parse::<Bytes>(),
+            Err(ParseQuantityError::UnknownUnit(_))
+        ));
+        assert!(matches!(
+            "GiB".parse::<Bytes>(),
+            Err(ParseQuantityError::NotANumber(_))
+        ));
     }
 }

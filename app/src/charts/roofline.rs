@@ -80,7 +80,10 @@ impl RooflineData {
             .map(|r| r.bandwidth * xmin)
             .fold(f64::INFINITY, f64::min)
             .min(ymax / 1e4);
-        ((decade_floor(xmin), decade_ceil(xmax)), (decade_floor(ymin), decade_ceil(ymax)))
+        (
+            (decade_floor(xmin), decade_ceil(xmax)),
+            (decade_floor(ymin), decade_ceil(ymax)),
+        )
     }
 }
 
@@ -147,7 +150,11 @@ pub fn draw<DB: DrawingBackend>(
                 .label(r.label.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
         }
-        chart.draw_series(std::iter::once(Circle::new((ridge, r.peak), px(3.0), color.filled())))?;
+        chart.draw_series(std::iter::once(Circle::new(
+            (ridge, r.peak),
+            px(3.0),
+            color.filled(),
+        )))?;
     }
 
     for m in &data.markers {
@@ -252,7 +259,10 @@ mod tests {
         assert!(svg.contains("Trn2 BF16"), "legend names the roofs");
         assert!(svg.contains("H100 FP8"));
         assert!(svg.contains("Arithmetic intensity"));
-        assert!(svg.matches("<circle").count() >= 3, "ridge points and marker points");
+        assert!(
+            svg.matches("<circle").count() >= 3,
+            "ridge points and marker points"
+        );
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub fn ChipsPage() -> impl IntoView {
     }
 }
 
+/// Renders one chip's cell of a table row.
+type Cell = Box<dyn Fn(&Chip) -> AnyView>;
+
 fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
     if chips.is_empty() {
         return view! { <p class="empty">"Choose at least one chip above."</p> }.into_any();
@@ -53,23 +56,27 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
             }
         })
         .collect_view();
-    let rows: Vec<(String, Box<dyn Fn(&Chip) -> AnyView>)> = vec![
+    let rows: Vec<(String, Cell)> = vec![
         (
             format!("{} dense", d.label()),
-            Box::new(move |c: &Chip| match c.peak(d).dense {
+            Box::new(move |c: &Chip| {
+                match c.peak(d).dense {
                 Some(x) => view! { <Fig text=x.value.display_si() source=x.source estimate=x.estimate note=x.note/> }.into_any(),
                 None => na("not supported"),
+            }
             }),
         ),
         (
             format!("{} sparse", d.label()),
-            Box::new(move |c: &Chip| match c.peak(d).sparse {
+            Box::new(move |c: &Chip| {
+                match c.peak(d).sparse {
                 Some(x) => view! {
                     <Fig text=x.value.display_si() source=x.source estimate=x.estimate note=x.note/>
                     <div class="sub small" title=c.sparsity>{short_sparsity(c.sparsity)}" sparsity"</div>
                 }
                 .into_any(),
                 None => na("no sparse figure"),
+            }
             }),
         ),
         (
@@ -141,14 +148,17 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "Power".into(),
-            Box::new(|c: &Chip| match c.power {
+            Box::new(|c: &Chip| {
+                match c.power {
                 Some(x) => view! { <Fig text=x.value.display_si() source=x.source estimate=x.estimate note=x.note/> }.into_any(),
                 None => na("not published"),
+            }
             }),
         ),
         (
             "Ridge point (FLOP per HBM byte)".into(),
-            Box::new(move |c: &Chip| match (c.dense(d), c.ridge(d)) {
+            Box::new(move |c: &Chip| {
+                match (c.dense(d), c.ridge(d)) {
                 (Some(f), Some(r)) => view! {
                     <Derived
                         text=sig(r.get(), 4)
@@ -157,11 +167,13 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
                 }
                 .into_any(),
                 _ => na("—"),
+            }
             }),
         ),
         (
             format!("{} per watt", d.label()),
-            Box::new(move |c: &Chip| match (c.dense(d), c.power, c.flops_per_watt(d)) {
+            Box::new(move |c: &Chip| {
+                match (c.dense(d), c.power, c.flops_per_watt(d)) {
                 (Some(f), Some(p), Some(e)) => view! {
                     <Derived
                         text=engine::units::si(e.get(), "FLOP/s/W")
@@ -170,11 +182,13 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
                 }
                 .into_any(),
                 _ => na("power not published"),
+            }
             }),
         ),
         (
             format!("HBM per {} PFLOP/s", d.label()),
-            Box::new(move |c: &Chip| match (c.dense(d), c.bytes_per_flops(d)) {
+            Box::new(move |c: &Chip| {
+                match (c.dense(d), c.bytes_per_flops(d)) {
                 (Some(f), Some(b)) => view! {
                     <Derived
                         text=format!("{} GB", sig(b * 1e15 / 1e9, 3))
@@ -183,6 +197,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
                 }
                 .into_any(),
                 _ => na("—"),
+            }
             }),
         ),
         (
@@ -202,7 +217,10 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
     let body = rows
         .into_iter()
         .map(|(label, cell)| {
-            let cells = chips.iter().map(|c| view! { <td>{cell(c)}</td> }).collect_view();
+            let cells = chips
+                .iter()
+                .map(|c| view! { <td>{cell(c)}</td> })
+                .collect_view();
             view! { <tr><th scope="row">{label}</th>{cells}</tr> }
         })
         .collect_view();
@@ -302,15 +320,21 @@ fn Editor(
     let id = custom_id(index);
     let chip = {
         let id = id.clone();
-        Memo::new(move |_| {
-            sc.with(|s| s.available_chips().into_iter().find(|c| c.id == id))
-        })
+        Memo::new(move |_| sc.with(|s| s.available_chips().into_iter().find(|c| c.id == id)))
     };
     let error = RwSignal::new(None::<String>);
     let fields = move || {
-        let Some(c) = chip.get() else { return Vec::new() };
+        let Some(c) = chip.get() else {
+            return Vec::new();
+        };
         let fmt = sc.with(|s| s.format);
-        let mut v = vec![Field::Dense(fmt), Field::Sparse(fmt), Field::HbmCapacity, Field::HbmBandwidth, Field::Power];
+        let mut v = vec![
+            Field::Dense(fmt),
+            Field::Sparse(fmt),
+            Field::HbmCapacity,
+            Field::HbmBandwidth,
+            Field::Power,
+        ];
         for d in c.formats() {
             if d != fmt {
                 v.push(Field::Dense(d));

@@ -127,24 +127,32 @@ fn Chart(
         let Some(c) = canvas.get() else { return };
         let mut w = width.get();
         if w <= 0.0 {
-            w = c.parent_element().map_or(800.0, |p| f64::from(p.client_width()));
+            w = c
+                .parent_element()
+                .map_or(800.0, |p| f64::from(p.client_width()));
         }
         let w = w.max(280.0);
         let h = (w * 0.62).clamp(260.0, 600.0);
-        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+        let dpr = web_sys::window()
+            .map_or(1.0, |w| w.device_pixel_ratio())
+            .max(1.0);
         c.set_width((w * dpr) as u32);
         c.set_height((h * dpr) as u32);
         let style = c.unchecked_ref::<web_sys::HtmlElement>().style();
         style.set_property("width", &format!("{w}px")).ok();
         style.set_property("height", &format!("{h}px")).ok();
-        let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) else { return };
+        let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) else {
+            return;
+        };
         let area = backend.into_drawing_area();
         let scale = dpr * if w < 500.0 { 0.85 } else { 1.0 };
         if let Err(e) = draw(&area, &d, scale) {
             web_sys::console::error_1(&format!("roofline chart: {e:?}").into());
         }
-        c.set_attribute("data-roofs", &d.roofs.len().to_string()).ok();
-        c.set_attribute("data-markers", &d.markers.len().to_string()).ok();
+        c.set_attribute("data-roofs", &d.roofs.len().to_string())
+            .ok();
+        c.set_attribute("data-markers", &d.markers.len().to_string())
+            .ok();
     });
     let download_png = move |_| {
         if let Some(c) = canvas.get_untracked() {
@@ -179,7 +187,9 @@ fn Chart(
 }
 
 fn save(url: &str, name: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
     if let Ok(a) = doc.create_element("a") {
         let a: web_sys::HtmlAnchorElement = a.unchecked_into();
         a.set_href(url);
