@@ -87,12 +87,27 @@ test('roofline chart redraws when formats and chips change, and its state is a l
   assert.match(rows[0], /GEMM 8192×8192×8192.*compute-bound/);
   assert.match(rows[2], /LLM decode.*b=1.*memory-bound/);
   await urlHas(page, 'rfmt', 'bf16,fp8');
+  await urlHas(page, 'chips', 'trn2,trn3,h100-sxm,tpu-v6e');
   const link = new URL(page.url()).search;
   const again = await open(link);
   assert.equal(await again.locator('#roofline-canvas').getAttribute('data-roofs'), '8');
   assert.equal(await again.locator('#roofline-canvas').evaluate((c) => c.toDataURL()), await canvas.evaluate((c) => c.toDataURL()));
   await page.screenshot({ path: 'out/e2e-roofline.png', fullPage: true });
   assert.deepEqual(page.errors, []);
+});
+
+test('pointing at the chart reads every roof at that intensity', async () => {
+  const page = await open('?page=roofline');
+  const box = await page.locator('#roofline-canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  const readout = page.locator('.readout');
+  await readout.waitFor();
+  const text = await readout.textContent();
+  assert.match(text, /FLOP\/B/);
+  assert.equal(await readout.locator('li').count(), 5);
+  assert.match(text, /Trainium2 BF16: .*-bound/);
+  await page.mouse.move(box.x - 20, box.y - 20);
+  await readout.waitFor({ state: 'detached' });
 });
 
 test('adding an operation validates it and places it on the chart', async () => {

@@ -1,3 +1,4 @@
 //! Charts as pure functions over any plotters backend; components only hand them a canvas.
 
+pub mod canvas;
 pub mod roofline;

@@ -2,6 +2,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One roof: a chip in one format.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,16 +75,15 @@ impl RooflineData {
             xmin = xmin.min(m.intensity / 2.0);
             xmax = xmax.max(m.intensity * 2.0);
         }
+        let (x0, x1) = (decade_floor(xmin), decade_ceil(xmax));
+        // The slope must start inside the plot: plotters clamps points outside the range,
+        // which would bend every roof into the corner.
         let ymin = self
             .roofs
             .iter()
-            .map(|r| r.bandwidth * xmin)
-            .fold(f64::INFINITY, f64::min)
-            .min(ymax / 1e4);
-        (
-            (decade_floor(xmin), decade_ceil(xmax)),
-            (decade_floor(ymin), decade_ceil(ymax)),
-        )
+            .map(|r| r.bandwidth * x0)
+            .fold(ymax / 1e4, f64::min);
+        ((x0, x1), (decade_floor(ymin), decade_ceil(ymax)))
     }
 }
 
@@ -103,6 +103,31 @@ fn tick(v: f64) -> String {
     }
 }
 
+/// Where the plot landed in backend pixels, to map the pointer back to data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    /// Left and right edge of the plotting area, backend pixels.
+    pub px_x: (f64, f64),
+    /// Top and bottom edge, backend pixels.
+    pub px_y: (f64, f64),
+    /// Intensity at the left and right edges, FLOP/B.
+    pub x: (f64, f64),
+}
+
+impl Frame {
+    /// The intensity under backend pixel column `px`, if it is inside the plot.
+    #[must_use]
+    pub fn intensity_at(&self, px: f64, py: f64) -> Option<f64> {
+        let (l, r) = self.px_x;
+        let (t, b) = self.px_y;
+        if px < l || px > r || py < t || py > b || r <= l {
+            return None;
+        }
+        let (a, z) = (self.x.0.log10(), self.x.1.log10());
+        Some(10f64.powf(a + (px - l) / (r - l) * (z - a)))
+    }
+}
+
 /// Draw the chart on `area`. `scale` multiplies line widths and fonts (device pixel ratio).
 ///
 /// # Errors
@@ -111,7 +136,7 @@ pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &RooflineData,
     scale: f64,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<Frame, DrawingAreaErrorKind<DB::ErrorType>> {
     let px = |v: f64| (v * scale).round() as u32;
     area.fill(&WHITE)?;
     let ((x0, x1), (y0, y1)) = data.ranges();
@@ -139,16 +164,10 @@ pub fn draw<DB: DrawingBackend>(
         let pts = vec![(x0, r.bandwidth * x0), (ridge, r.peak), (x1, r.peak)];
         let style = color.stroke_width(px(2.0));
         if r.format == 0 {
-            chart
-                .draw_series(LineSeries::new(pts, style))?
-                .label(r.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+            chart.draw_series(LineSeries::new(pts, style))?;
         } else {
             let dash = px(4.0 + 3.0 * r.format as f64);
-            chart
-                .draw_series(DashedLineSeries::new(pts, dash, px(4.0), style))?
-                .label(r.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], style));
+            chart.draw_series(DashedLineSeries::new(pts, dash, px(4.0), style))?;
         }
         chart.draw_series(std::iter::once(Circle::new(
             (ridge, r.peak),
@@ -157,7 +176,30 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
 
-    for m in &data.markers {
+    // Tags of markers closer than a few percent of the axis share no row.
+    let span = (x1 / x0).log10();
+    let mut order: Vec<usize> = (0..data.markers.len()).collect();
+    order.sort_by(|a, b| {
+        data.markers[*a]
+            .intensity
+            .total_cmp(&data.markers[*b].intensity)
+    });
+    let mut rows = vec![0usize; data.markers.len()];
+    let mut last: Vec<f64> = Vec::new();
+    for &k in &order {
+        let x = data.markers[k].intensity.log10();
+        let row = last
+            .iter()
+            .position(|l| x - l > 0.035 * span)
+            .unwrap_or(last.len());
+        if row == last.len() {
+            last.push(x);
+        } else {
+            last[row] = x;
+        }
+        rows[k] = row;
+    }
+    for (k, m) in data.markers.iter().enumerate() {
         let grey = RGBColor(60, 60, 60);
         chart.draw_series(DashedLineSeries::new(
             vec![(m.intensity, y0), (m.intensity, y1)],
@@ -176,21 +218,67 @@ pub fn draw<DB: DrawingBackend>(
         }
         chart.draw_series(std::iter::once(Text::new(
             m.tag.clone(),
-            (m.intensity, y1 / 1.6),
+            (m.intensity, y1 / 1.6 / 2.2f64.powi(rows[k] as i32)),
             font.clone().color(&grey),
         )))?;
     }
 
+    // The legend is laid out here rather than by plotters' series labels, which measure
+    // text through the DOM; this asks the backend, which can measure on the canvas.
     if !data.roofs.is_empty() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(font)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(200, 200, 200))
-            .draw()?;
+        let plot = chart.plotting_area().strip_coord_spec();
+        let style = TextStyle::from(font.clone()).color(&BLACK);
+        let mut text_w = 0;
+        for r in &data.roofs {
+            text_w = text_w.max(plot.estimate_text_size(&r.label, &style)?.0);
+        }
+        let line_h = (px(13.0) as f64 * 1.35) as i32;
+        let (pad, swatch) = (px(8.0) as i32, px(20.0) as i32);
+        let (x, y) = (pad, pad);
+        let w = pad * 2 + swatch + pad + text_w as i32;
+        let h = pad * 2 + line_h * data.roofs.len() as i32;
+        plot.draw(&Rectangle::new(
+            [(x, y), (x + w, y + h)],
+            WHITE.mix(0.88).filled(),
+        ))?;
+        plot.draw(&Rectangle::new(
+            [(x, y), (x + w, y + h)],
+            RGBColor(200, 200, 200).stroke_width(1),
+        ))?;
+        for (k, r) in data.roofs.iter().enumerate() {
+            let color = PALETTE[r.chip % PALETTE.len()];
+            let cy = y + pad + line_h * k as i32 + line_h / 2;
+            let x0 = x + pad;
+            let seg = if r.format == 0 {
+                vec![(x0, cy, x0 + swatch)]
+            } else {
+                let d = swatch / 4;
+                vec![
+                    (x0, cy, x0 + d),
+                    (x0 + 2 * d - d / 2, cy, x0 + 3 * d - d / 2),
+                    (x0 + swatch - d + d / 2, cy, x0 + swatch),
+                ]
+            };
+            for (a, yy, b) in seg {
+                plot.draw(&PathElement::new(
+                    vec![(a, yy), (b, yy)],
+                    color.stroke_width(px(2.0)),
+                ))?;
+            }
+            plot.draw(&Text::new(
+                r.label.clone(),
+                (x0 + swatch + pad, cy),
+                style.pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
     }
-    area.present()
+    let (px, py) = chart.plotting_area().get_pixel_range();
+    area.present()?;
+    Ok(Frame {
+        px_x: (f64::from(px.start), f64::from(px.end)),
+        px_y: (f64::from(py.start), f64::from(py.end)),
+        x: (x0, x1),
+    })
 }
 
 /// The chart's data as CSV: one line per roof, then one per marker.
@@ -234,11 +322,18 @@ mod tests {
                     format: 1,
                 },
             ],
-            markers: vec![Marker {
-                tag: "1".into(),
-                intensity: 2730.0,
-                format: 0,
-            }],
+            markers: vec![
+                Marker {
+                    tag: "1".into(),
+                    intensity: 2730.0,
+                    format: 0,
+                },
+                Marker {
+                    tag: "2".into(),
+                    intensity: 0.1667,
+                    format: 0,
+                },
+            ],
         }
     }
 
@@ -247,6 +342,13 @@ mod tests {
         let ((x0, x1), (y0, y1)) = sample().ranges();
         assert!(x0 <= 0.5 && x1 >= 2730.0 * 2.0);
         assert!(y1 >= 1979e12 && y0 <= 2.9e12 * 0.5);
+        for r in sample().roofs {
+            assert!(
+                r.bandwidth * x0 >= y0,
+                "{}: the slope starts inside the plot",
+                r.label
+            );
+        }
     }
 
     #[test]
@@ -266,6 +368,23 @@ mod tests {
     }
 
     #[test]
+    fn frame_maps_pixels_back_to_intensity() {
+        let mut svg = String::new();
+        let frame = {
+            let area = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+            draw(&area, &sample(), 1.0).unwrap()
+        };
+        let ((x0, x1), _) = sample().ranges();
+        let (l, r) = frame.px_x;
+        let mid = frame.px_y.0 + 10.0;
+        assert!((frame.intensity_at(l, mid).unwrap() / x0 - 1.0).abs() < 1e-9);
+        assert!((frame.intensity_at(r, mid).unwrap() / x1 - 1.0).abs() < 1e-9);
+        let centre = frame.intensity_at((l + r) / 2.0, mid).unwrap();
+        assert!((centre / (x0 * x1).sqrt() - 1.0).abs() < 1e-9, "log scale");
+        assert_eq!(frame.intensity_at(l - 1.0, mid), None);
+    }
+
+    #[test]
     fn empty_chart_still_draws_axes() {
         let mut svg = String::new();
         {
@@ -278,7 +397,7 @@ mod tests {
     #[test]
     fn csv_has_a_line_per_roof_and_marker() {
         let csv = to_csv(&sample());
-        assert_eq!(csv.lines().count(), 4);
+        assert_eq!(csv.lines().count(), 5);
         assert!(csv.contains("\"Trn2 BF16\",667000000000000,2900000000000,230"));
     }
 }

@@ -1,13 +1,14 @@
 //! Roofline page: the chart of chosen chips and formats, with operations placed on it.
 
 use engine::units::sig;
-use engine::{Bound, Dtype, OpSpec, Roofline};
+use engine::{Bound, BytesPerSec, Dtype, FlopPerByte, FlopPerSec, OpSpec, Roofline};
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
+use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 
-use crate::charts::roofline::{css_color, draw, to_csv, Marker, Roof, RooflineData};
+use crate::charts::canvas::MeasuringCanvas;
+use crate::charts::roofline::{css_color, draw, to_csv, Frame, Marker, Roof, RooflineData};
 use crate::state::use_scenario;
 use crate::widgets::{ChipPicker, Derived};
 
@@ -113,23 +114,38 @@ fn Chart(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let width = RwSignal::new(0.0f64);
-    let measure = move || {
-        if let Some(c) = canvas.get_untracked() {
-            if let Some(p) = c.parent_element() {
-                width.set(f64::from(p.client_width()));
-            }
+    let frame = StoredValue::new(None::<(Frame, f64)>);
+    let hover = RwSignal::new(None::<(f64, f64, f64)>);
+    // The width comes from a ResizeObserver, so drawing never forces a layout to read it.
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let Some(el) = wrap.get() else { return };
+        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                    let w = e.content_rect().width();
+                    if (w - width.get_untracked()).abs() >= 1.0 {
+                        width.set(w);
+                    }
+                }
+            },
+        );
+        if let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+            ro.observe(&el);
+            let keep = SendWrapper::new((ro, cb));
+            on_cleanup(move || {
+                let (ro, cb) = keep.take();
+                ro.disconnect();
+                drop(cb);
+            });
         }
-    };
-    let handle = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || handle.remove());
+    });
     Effect::new(move |_| {
         let d = data.get();
         let Some(c) = canvas.get() else { return };
-        let mut w = width.get();
+        let w = width.get();
         if w <= 0.0 {
-            w = c
-                .parent_element()
-                .map_or(800.0, |p| f64::from(p.client_width()));
+            return;
         }
         let w = w.max(280.0);
         let h = (w * 0.62).clamp(260.0, 600.0);
@@ -141,14 +157,20 @@ fn Chart(
         let style = c.unchecked_ref::<web_sys::HtmlElement>().style();
         style.set_property("width", &format!("{w}px")).ok();
         style.set_property("height", &format!("{h}px")).ok();
-        let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) else {
+        let perf = web_sys::window().and_then(|w| w.performance());
+        let t0 = perf.as_ref().map_or(0.0, web_sys::Performance::now);
+        let Some(backend) = MeasuringCanvas::new(c.clone()) else {
             return;
         };
         let area = backend.into_drawing_area();
         let scale = dpr * if w < 500.0 { 0.85 } else { 1.0 };
-        if let Err(e) = draw(&area, &d, scale) {
-            web_sys::console::error_1(&format!("roofline chart: {e:?}").into());
+        match draw(&area, &d, scale) {
+            Ok(f) => frame.set_value(Some((f, dpr))),
+            Err(e) => web_sys::console::error_1(&format!("roofline chart: {e:?}").into()),
         }
+        // The benchmark reads how long the drawing itself took.
+        let took = perf.as_ref().map_or(0.0, web_sys::Performance::now) - t0;
+        c.set_attribute("data-draw-ms", &format!("{took:.2}")).ok();
         c.set_attribute("data-roofs", &d.roofs.len().to_string())
             .ok();
         c.set_attribute("data-markers", &d.markers.len().to_string())
@@ -173,16 +195,75 @@ fn Chart(
             }
         }
     };
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+        let at = frame.with_value(|f| f.and_then(|(f, dpr)| f.intensity_at(x * dpr, y * dpr)));
+        hover.set(at.map(|i| (x, y, i)));
+    };
     view! {
         <figure class="chart">
-            <div class="canvas-wrap">
-                <canvas node_ref=canvas id="roofline-canvas" role="img" aria-label="Roofline chart"></canvas>
+            <div class="canvas-wrap" node_ref=wrap>
+                <canvas
+                    node_ref=canvas
+                    id="roofline-canvas"
+                    role="img"
+                    aria-label="Roofline chart; the table below reads every point"
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| hover.set(None)
+                ></canvas>
+                {move || hover.get().map(|(x, y, i)| view! { <Readout data=data x=x y=y intensity=i/> })}
             </div>
             <figcaption>
                 <button class="small" on:click=download_png>"Download PNG"</button>
                 <button class="small" on:click=download_csv>"Download CSV"</button>
             </figcaption>
         </figure>
+    }
+}
+
+/// What the chart says at the pointer: each roof's attainable throughput at that intensity,
+/// and the operation whose marker is nearest, if one is close.
+#[component]
+fn Readout(
+    /// The chart's data.
+    data: Memo<RooflineData>,
+    /// Pointer position in CSS pixels within the canvas.
+    x: f64,
+    /// Pointer position in CSS pixels within the canvas.
+    y: f64,
+    /// Intensity under the pointer, FLOP/B.
+    intensity: f64,
+) -> impl IntoView {
+    let d = data.get_untracked();
+    let near = d
+        .markers
+        .iter()
+        .filter(|m| (m.intensity / intensity).log10().abs() < 0.04)
+        .map(|m| m.tag.clone())
+        .collect::<Vec<_>>();
+    let i = FlopPerByte::new(intensity);
+    let lines = d
+        .roofs
+        .iter()
+        .map(|r| {
+            let roof = Roofline { peak: FlopPerSec::new(r.peak), bandwidth: BytesPerSec::new(r.bandwidth) };
+            let a = roof.attainable(i);
+            let kind = roof.bound(i).kind();
+            view! {
+                <li>
+                    <span class="swatch" style=format!("background:{}", css_color(r.chip))></span>
+                    {r.label.clone()}": "{a.display_si()}" ("{kind}"-bound, "{sig(a / roof.peak * 100.0, 3)}"% of peak)"
+                </li>
+            }
+        })
+        .collect_view();
+    let left = if x > 360.0 { x - 330.0 } else { x + 16.0 };
+    view! {
+        <div class="readout" style=format!("left:{left}px; top:{}px", y + 12.0) role="status">
+            <strong>{format!("{} FLOP/B", sig(intensity, 3))}</strong>
+            {(!near.is_empty()).then(|| format!(" · operation {}", near.join(", ")))}
+            <ul>{lines}</ul>
+        </div>
     }
 }
 
