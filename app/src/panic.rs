@@ -11,7 +11,8 @@ pub fn install() {
     }));
 }
 
-fn show_panel(msg: &str) {
+/// Append the error panel to `<body>` with `msg` as the details.
+pub fn show_panel(msg: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };

@@ -119,6 +119,12 @@ async fn roofline_draws_a_roof_per_chip_and_format() {
     let (el, sig) = mount(s, RooflinePage);
     leptos::task::tick().await;
     let canvas = el.query_selector("#roofline-canvas").unwrap().unwrap();
+    for _ in 0..50 {
+        if canvas.get_attribute("data-roofs").is_some() {
+            break;
+        }
+        gloo::timers::future::TimeoutFuture::new(10).await;
+    }
     // TPU v6e has an FP8 figure too, so 5 chips × 2 formats.
     assert_eq!(canvas.get_attribute("data-roofs").as_deref(), Some("10"));
     let rows = el
@@ -138,4 +144,18 @@ fn link_codec_round_trips_in_the_browser() {
     let (back, notes) = Scenario::from_query(&format!("?{}", s.to_query()));
     assert_eq!(back, s);
     assert!(notes.is_empty());
+}
+
+#[wasm_bindgen_test]
+fn the_panic_panel_explains_and_keeps_the_page() {
+    app::panic::show_panel("index out of bounds: the len is 3 but the index is 7");
+    let panel = document()
+        .get_element_by_id("panic-panel")
+        .expect("panel shown");
+    let t = panel.text_content().unwrap_or_default();
+    assert!(
+        t.contains("internal error") && t.contains("index is 7"),
+        "{t}"
+    );
+    assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
 }

@@ -120,6 +120,8 @@ fn Chart(
     let wrap = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
         let Some(el) = wrap.get() else { return };
+        // One measurement at mount, so the first frame has a chart; the observer does the rest.
+        width.set(f64::from(el.client_width()));
         let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
             move |entries: js_sys::Array| {
                 if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
