@@ -13,6 +13,7 @@ pub mod dtype;
 pub mod roofline;
 pub mod scenario;
 pub mod source;
+pub mod topology;
 pub mod units;
 
 pub use catalog::{find, presets, CatalogError};
