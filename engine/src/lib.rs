@@ -13,6 +13,7 @@ pub mod dtype;
 pub mod roofline;
 pub mod scenario;
 pub mod source;
+pub mod system;
 pub mod topology;
 pub mod units;
 

@@ -660,16 +660,10 @@ mod tests {
         }
     }
 
-    fn check(
-        f: &Fabric,
-        chips: u32,
-        links: u32,
-        degree: u32,
-        diameter: u32,
-        mean: f64,
-        bisection_gbs: f64,
-        injection_gbs: f64,
-    ) {
+    /// `counts` = (chips, links, degree, diameter); `gbs` = (bisection, injection) in GB/s.
+    fn check(f: &Fabric, counts: (u32, u32, u32, u32), mean: f64, gbs: (f64, f64)) {
+        let (chips, links, degree, diameter) = counts;
+        let (bisection_gbs, injection_gbs) = gbs;
         let m = f.metrics().unwrap();
         let what = f.describe();
         assert_eq!(
@@ -700,24 +694,16 @@ mod tests {
         // bidirectional per chip inside the instance = 4 × 128 × 2).
         check(
             &torus(&[4, 4], &[128.0, 128.0]),
-            16,
-            32,
-            4,
-            4,
+            (16, 32, 4, 4),
             32.0 / 15.0,
-            1024.0,
-            512.0,
+            (1024.0, 512.0),
         );
         // Trn2-Ultra: 4×4×4 with Z at 64 GB/s: the weakest cut is across Z.
         check(
             &torus(&[4, 4, 4], &[128.0, 128.0, 64.0]),
-            64,
-            192,
-            6,
-            6,
+            (64, 192, 6, 6),
             192.0 / 63.0,
-            2048.0,
-            640.0,
+            (2048.0, 640.0),
         );
         // The brief's Trn2-Ultra-256 concept: 4×4×16 with the long axis at 64 GB/s.
         let m = torus(&[4, 4, 16], &[128.0, 128.0, 64.0]).metrics().unwrap();
@@ -730,13 +716,9 @@ mod tests {
                 port: BytesPerSec::new(900.0 * GBS),
                 in_network_reduction: true,
             },
-            72,
-            72,
-            71,
-            1,
+            (72, 72, 71, 1),
             1.0,
-            36.0 * 900.0,
-            900.0,
+            (36.0 * 900.0, 900.0),
         );
         let m = Fabric::Switch {
             chips: 72,

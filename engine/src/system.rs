@@ -1,0 +1,599 @@
+//! Deployable systems: a chip, its scale-up fabric, and the scale-out network that joins
+//! several of them, every figure with its source.
+//!
+//! Bandwidths are per direction. AWS and NVIDIA quote bidirectional per-chip totals; the
+//! notes say how each per-link figure was derived from them.
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::catalog::{GCP_V6E, MLE_ACC, NV_GB200, NV_GB300, N_T1, N_T3};
+use crate::source::{Citation, Sourced};
+use crate::topology::{Fabric, Metrics, TopologyError};
+use crate::units::{BytesPerSec, Seconds};
+
+/// AWS Neuron: EC2 Trn1 architecture.
+pub static N_TRN1: Citation = Citation {
+    key: "N-TRN1",
+    title: "AWS Neuron docs: Amazon EC2 Trn1/Trn1n architecture (docs snapshot)",
+    url: "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trn1-arch.html",
+    date: "2026-08-21",
+};
+/// AWS Neuron: EC2 Trn2 architecture.
+pub static N_TRN2: Citation = Citation {
+    key: "N-TRN2",
+    title: "AWS Neuron docs: Amazon EC2 Trn2 architecture (docs snapshot)",
+    url: "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trn2-arch.html",
+    date: "2026-08-21",
+};
+/// AWS Neuron: EC2 Trn3 architecture.
+pub static N_TRN3: Citation = Citation {
+    key: "N-TRN3",
+    title: "AWS Neuron docs: Amazon EC2 Trn3 architecture (docs snapshot)",
+    url: "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trn3-arch.html",
+    date: "2026-08-21",
+};
+/// AWS Neuron: intra-node collectives.
+pub static N_INTRA: Citation = Citation {
+    key: "N-INTRA",
+    title: "AWS Neuron runtime: intra-node collective communication (docs snapshot)",
+    url: "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/neuron-runtime/explore/intranode-collective-comm.html",
+    date: "2026-08-21",
+};
+/// AWS Neuron: inter-node collectives.
+pub static N_INTER: Citation = Citation {
+    key: "N-INTER",
+    title: "AWS Neuron runtime: inter-node collective communication (docs snapshot)",
+    url: "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/neuron-runtime/explore/internode-collective-comm.html",
+    date: "2026-08-21",
+};
+/// AWS EC2 accelerated computing instance specifications.
+pub static EC2_AC: Citation = Citation {
+    key: "EC2-AC",
+    title: "AWS EC2: accelerated computing instance specifications",
+    url: "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html",
+    date: "2026-08-21",
+};
+/// ml-engineering: network chapter.
+pub static MLE_NET: Citation = Citation {
+    key: "MLE-NET",
+    title: "Stas Bekman, ml-engineering: Network (repo snapshot 744d01e)",
+    url: "https://github.com/stas00/ml-engineering/blob/master/network/README.md",
+    date: "2026-08-22",
+};
+/// The measured 8-byte all-reduce floor on two p6-b200 instances.
+pub static DSTACK_3961: Citation = Citation {
+    key: "DSTACK-3961",
+    title: "dstack PR #3961: NCCL all-reduce of 8 B on 2 × p6-b200 takes ~50–55 µs",
+    url: "https://github.com/dstackai/dstack/pull/3961",
+    date: "2026",
+};
+/// NVIDIA BCM NVLink chapter (NVL72 domain size).
+pub static NV_BCM: Citation = Citation {
+    key: "NV-BCM",
+    title: "NVIDIA Base Command Manager / Mission Control: NVLink information",
+    url: "https://docs.nvidia.com/base-command-manager/product-manuals/nvidia-mission-control/nvlinkinfo",
+    date: "2025",
+};
+/// The project brief (SemiAnalysis' Trainium2 article) as a source of concepts and what-ifs.
+pub static BRIEF_T2: Citation = Citation {
+    key: "BRIEF-T2",
+    title: "SemiAnalysis, Amazon's AI Self Sufficiency: Trainium2 Architecture & Networking (project brief)",
+    url: "https://newsletter.semianalysis.com/p/amazons-ai-self-sufficiency-trainium2-architecture-networking",
+    date: "2024-12-03",
+};
+
+/// Every citation this module adds.
+#[must_use]
+pub fn citations() -> Vec<&'static Citation> {
+    vec![
+        &N_TRN1,
+        &N_TRN2,
+        &N_TRN3,
+        &N_INTRA,
+        &N_INTER,
+        &EC2_AC,
+        &MLE_NET,
+        &DSTACK_3961,
+        &NV_BCM,
+        &BRIEF_T2,
+    ]
+}
+
+/// The shape of the scale-up domain; bandwidths live in [`System::links`].
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "kind"))]
+pub enum Shape {
+    /// A torus of these dimensions (one link figure per axis).
+    Torus {
+        /// Chips per axis.
+        dims: Vec<u32>,
+    },
+    /// A non-blocking switch (one port figure).
+    Switch {
+        /// Chips on the switch.
+        chips: u32,
+        /// Whether the switch reduces in flight.
+        in_network_reduction: bool,
+    },
+}
+
+/// Another published value for a figure, shown beside the one the model uses.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Alternative {
+    /// Which figure: `scale-up per chip per direction`.
+    pub what: &'static str,
+    /// The other value, SI units, with its source.
+    pub figure: Sourced<f64>,
+    /// Unit of `figure.value`.
+    pub unit: &'static str,
+}
+
+/// A deployable scale-up domain.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct System {
+    /// Stable id: `trn2-ultra-64`.
+    pub id: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Catalog id of the chip.
+    pub chip: &'static str,
+    /// A concept from the brief, not a product.
+    pub concept: bool,
+    /// Scale-up shape.
+    pub shape: Shape,
+    /// Per-direction bandwidth of one link per torus axis, or of one chip's switch port.
+    #[cfg_attr(feature = "serde", serde(rename = "links_bytes_per_s"))]
+    pub links: Vec<Sourced<BytesPerSec>>,
+    /// Latency of one scale-up step (one hop, software included).
+    #[cfg_attr(feature = "serde", serde(rename = "hop_latency_s"))]
+    pub hop_latency: Sourced<Seconds>,
+    /// Fraction of link bandwidth a bulk collective achieves.
+    pub link_efficiency: Sourced<f64>,
+    /// Fraction of the ideal a switch-reduced all-reduce achieves, if the switch reduces.
+    pub in_network_efficiency: Option<Sourced<f64>>,
+    /// Scale-out bandwidth per chip, per direction.
+    #[cfg_attr(feature = "serde", serde(rename = "scale_out_bytes_per_s"))]
+    pub scale_out: Sourced<BytesPerSec>,
+    /// Latency of one scale-out step.
+    #[cfg_attr(feature = "serde", serde(rename = "scale_out_latency_s"))]
+    pub scale_out_latency: Sourced<Seconds>,
+    /// Fraction of scale-out bandwidth achieved.
+    pub scale_out_efficiency: Sourced<f64>,
+    /// Chips taken out of service together to repair one (a server or tray).
+    pub service_unit: Sourced<u32>,
+    /// Other published values of uncertain figures.
+    pub alternatives: Vec<Alternative>,
+}
+
+/// A system id that is not a preset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSystem(pub String);
+
+impl fmt::Display for UnknownSystem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown system '{}' (valid: {})",
+            self.0,
+            ids().join(", ")
+        )
+    }
+}
+
+impl core::error::Error for UnknownSystem {}
+
+impl System {
+    /// The scale-up fabric with the nominal link bandwidths.
+    #[must_use]
+    pub fn fabric(&self) -> Fabric {
+        match &self.shape {
+            Shape::Torus { dims } => Fabric::Torus {
+                dims: dims.clone(),
+                links: self.links.iter().map(|l| l.value).collect(),
+            },
+            Shape::Switch {
+                chips,
+                in_network_reduction,
+            } => Fabric::Switch {
+                chips: *chips,
+                port: self.links[0].value,
+                in_network_reduction: *in_network_reduction,
+            },
+        }
+    }
+
+    /// Chips in one scale-up domain.
+    #[must_use]
+    pub fn chips(&self) -> u32 {
+        self.fabric().chips()
+    }
+
+    /// Graph figures of the scale-up fabric, with the blast radius widened to the service unit.
+    ///
+    /// # Errors
+    /// When the fabric is invalid (a preset never is).
+    pub fn metrics(&self) -> Result<Metrics, TopologyError> {
+        let mut m = self.fabric().metrics()?;
+        m.blast_radius = m.blast_radius.max(self.service_unit.value);
+        Ok(m)
+    }
+}
+
+/// Preset ids in order.
+#[must_use]
+pub fn ids() -> Vec<&'static str> {
+    presets().iter().map(|s| s.id).collect()
+}
+
+/// The system with this id.
+///
+/// # Errors
+/// [`UnknownSystem`] listing the valid ids.
+pub fn find(id: &str) -> Result<System, UnknownSystem> {
+    presets()
+        .into_iter()
+        .find(|s| s.id == id)
+        .ok_or_else(|| UnknownSystem(id.into()))
+}
+
+const GB: f64 = 1e9;
+const US: f64 = 1e-6;
+
+fn gbs(v: f64, c: &'static Citation) -> Sourced<BytesPerSec> {
+    Sourced::vendor(BytesPerSec::new(v * GB), c)
+}
+fn gbit(v: f64, c: &'static Citation) -> Sourced<BytesPerSec> {
+    Sourced::vendor(BytesPerSec::new(v * GB / 8.0), c)
+}
+
+/// NeuronLink step latency: the Neuron runtime docs give ~1–2 µs per hop.
+fn neuronlink_hop() -> Sourced<Seconds> {
+    Sourced::estimate(Seconds::new(1.5 * US), &N_INTRA)
+        .note("AWS: ~1–2 µs per hop, depending on HBM load; midpoint")
+}
+/// NVLink step latency: an assumption (no source states it), consistent with the 8 B floor.
+fn nvlink_hop() -> Sourced<Seconds> {
+    Sourced::estimate(Seconds::new(2.0 * US), &DSTACK_3961)
+        .note("assumption: NCCL step latency over NVLink; with the EFA step it reproduces the measured 8 B all-reduce floor")
+}
+/// EFA step latency, calibrated to the measured 8 B all-reduce on 2 × p6-b200.
+fn efa_hop() -> Sourced<Seconds> {
+    Sourced::estimate(Seconds::new(22.0 * US), &DSTACK_3961).note(
+        "calibrated: 2 NVLink steps + 2 EFA steps = 48 µs against the measured ~50–55 µs; AWS Neuron docs say ~15 µs per hop",
+    )
+}
+/// Bulk NVLink efficiency: one figure for every NVLink system, set between the
+/// nccl-tests ring busbw measurements (8 × H200: 365.6 of 450 GB/s; NVL72: 680 of 900).
+fn nvlink_eff() -> Sourced<f64> {
+    Sourced::estimate(0.80, &MLE_NET).note(
+        "calibrated: nccl-tests ring all-reduce busbw 365.6 GB/s on 8 × H200 (81%), ~370 on 8 × H100 (82%), 680 on NVL72 (76%)",
+    )
+}
+/// NVLink SHARP (NVLS) efficiency against the ideal S / port time.
+fn nvls_eff() -> Sourced<f64> {
+    Sourced::estimate(0.54, &MLE_NET).note(
+        "calibrated: NVLS busbw 473.1 GB/s on 8 × H200 (60% of the ideal), ~480 on 8 × H100, 850 on NVL72 (48%)",
+    )
+}
+/// Point-to-point links without a measurement: the NVLink figure, as an assumption.
+fn assumed_eff() -> Sourced<f64> {
+    Sourced::estimate(0.80, &MLE_NET)
+        .note("assumption: no collective measurement published; the NVLink figure is used")
+}
+/// Scale-out efficiency: ib_write_bw over one 200G EFA device reached 96.9%.
+fn efa_eff() -> Sourced<f64> {
+    Sourced::estimate(0.95, &MLE_NET)
+        .note("p5en: 193.72 Gb/s of 200 on one EFA device (96.9%); 95% leaves room for collectives")
+}
+
+/// Every preset, in display order.
+#[must_use]
+pub fn presets() -> Vec<System> {
+    let trn2_link = || {
+        gbs(128.0, &N_TRN2).note("derived: 1,024 GB/s bidirectional per chip inside the instance = 4 neighbours × 128 GB/s × 2")
+    };
+    let trn2_z = || {
+        gbs(64.0, &N_TRN2).note("derived: 256 GB/s bidirectional inter-instance per chip = 2 Z neighbours × 64 GB/s × 2")
+    };
+    let trn2_efa = || {
+        gbit(200.0, &EC2_AC).note("trn2.48xlarge: 16 × 200 Gbps EFAv3 per 16 chips = 200 Gb/s per chip (the brief's 800 Gb/s is contradicted)")
+    };
+    let brief_800 = || Alternative {
+        what: "scale-out per chip (the brief's premise)",
+        figure: Sourced::estimate(800.0 * GB / 8.0, &BRIEF_T2)
+            .note("contradicted by AWS: 200 Gb/s per chip; a what-if"),
+        unit: "B/s",
+    };
+    let nvl72_tray = |c: &'static Citation| {
+        Sourced::vendor(4, c)
+            .note("a compute tray holds 2 Grace + 4 Blackwell GPUs; 18 trays per rack")
+    };
+    vec![
+        System {
+            id: "trn1-16",
+            name: "Trn1 (trn1.32xlarge, 16 chips)",
+            chip: "trn1",
+            concept: false,
+            shape: Shape::Torus { dims: vec![4, 4] },
+            links: vec![
+                gbs(48.0, &N_T1).note("estimate: 384 GB/s per chip over 4 links, read as bidirectional = 48 GB/s per link per direction"),
+                gbs(48.0, &N_T1).note("estimate: 384 GB/s per chip over 4 links, read as bidirectional = 48 GB/s per link per direction"),
+            ],
+            hop_latency: neuronlink_hop(),
+            link_efficiency: assumed_eff(),
+            in_network_efficiency: None,
+            scale_out: gbit(50.0, &EC2_AC).note("trn1.32xlarge: 800 Gbps per 16 chips; trn1n: 1,600 Gbps"),
+            scale_out_latency: efa_hop(),
+            scale_out_efficiency: efa_eff(),
+            service_unit: Sourced::vendor(16, &N_TRN1).note("one instance"),
+            alternatives: vec![
+                Alternative {
+                    what: "scale-up per link per direction (384 GB/s read as one direction)",
+                    figure: Sourced::estimate(96.0 * GB, &N_T1),
+                    unit: "B/s",
+                },
+                Alternative {
+                    what: "scale-up per chip, trn1n.32xlarge row",
+                    figure: Sourced::vendor(768.0 * GB, &N_TRN1).note("unexplained difference to trn1"),
+                    unit: "B/s",
+                },
+            ],
+        },
+        System {
+            id: "trn2-16",
+            name: "Trn2 (trn2.48xlarge, 16 chips)",
+            chip: "trn2",
+            concept: false,
+            shape: Shape::Torus { dims: vec![4, 4] },
+            links: vec![trn2_link(), trn2_link()],
+            hop_latency: neuronlink_hop(),
+            link_efficiency: assumed_eff(),
+            in_network_efficiency: None,
+            scale_out: trn2_efa(),
+            scale_out_latency: efa_hop(),
+            scale_out_efficiency: efa_eff(),
+            service_unit: Sourced::vendor(16, &N_TRN2).note("one instance"),
+            alternatives: vec![brief_800()],
+        },
+        System {
+            id: "trn2-ultra-64",
+            name: "Trn2 UltraServer (64 chips)",
+            chip: "trn2",
+            concept: false,
+            shape: Shape::Torus { dims: vec![4, 4, 4] },
+            links: vec![trn2_link(), trn2_link(), trn2_z()],
+            hop_latency: neuronlink_hop(),
+            link_efficiency: assumed_eff(),
+            in_network_efficiency: None,
+            scale_out: trn2_efa(),
+            scale_out_latency: efa_hop(),
+            scale_out_efficiency: efa_eff(),
+            service_unit: Sourced::vendor(16, &N_TRN2).note("one trn2u.48xlarge of the four"),
+            alternatives: vec![],
+        },
+        System {
+            id: "trn2-ultra-256",
+            name: "Trn2-Ultra 4×4×16 (concept)",
+            chip: "trn2",
+            concept: true,
+            shape: Shape::Torus { dims: vec![4, 4, 16] },
+            links: vec![trn2_link(), trn2_link(), trn2_z().note("concept: the brief's long axis at the Z-link speed")],
+            hop_latency: neuronlink_hop(),
+            link_efficiency: assumed_eff(),
+            in_network_efficiency: None,
+            scale_out: trn2_efa(),
+            scale_out_latency: efa_hop(),
+            scale_out_efficiency: efa_eff(),
+            service_unit: Sourced::estimate(16, &BRIEF_T2).note("concept: 16 physical servers of 16 chips"),
+            alternatives: vec![],
+        },
+        trn3(64, "Trn3 Gen1 UltraServer (64 chips)", 16, "4 servers × 16 chips"),
+        trn3(144, "Trn3 Gen2 UltraServer (144 chips)", 4, "36 servers × 4 chips"),
+        hgx("hgx-h100-8", "HGX H100 (p5.48xlarge, 8 GPUs)", "h100-sxm", 450.0, 400.0),
+        hgx("hgx-h200-8", "HGX H200 (p5en.48xlarge, 8 GPUs)", "h200", 450.0, 400.0),
+        hgx("hgx-b200-8", "HGX B200 (p6-b200.48xlarge, 8 GPUs)", "b200", 900.0, 400.0),
+        System {
+            id: "gb200-nvl72",
+            name: "GB200 NVL72",
+            chip: "gb200",
+            concept: false,
+            shape: Shape::Switch { chips: 72, in_network_reduction: true },
+            links: vec![gbs(900.0, &NV_GB200).note("NVLink 5: 1.8 TB/s bidirectional per GPU")],
+            hop_latency: nvlink_hop(),
+            link_efficiency: nvlink_eff(),
+            in_network_efficiency: Some(nvls_eff()),
+            scale_out: gbit(400.0, &MLE_NET).note("DGX GB200: 4 × ConnectX-7 400G per 4-GPU tray"),
+            scale_out_latency: efa_hop(),
+            scale_out_efficiency: efa_eff(),
+            service_unit: nvl72_tray(&NV_GB200),
+            alternatives: vec![Alternative {
+                what: "scale-out per GPU on AWS p6e-gb200",
+                figure: Sourced::vendor(800.0 * GB / 8.0, &EC2_AC).note("3,200 Gbps per 4 GPUs"),
+                unit: "B/s",
+            }],
+        },
+        System {
+            id: "gb300-nvl72",
+            name: "GB300 NVL72",
+            chip: "gb300",
+            concept: false,
+            shape: Shape::Switch { chips: 72, in_network_reduction: true },
+            links: vec![gbs(900.0, &NV_GB300).note("NVLink 5: 1.8 TB/s bidirectional per GPU")],
+            hop_latency: nvlink_hop(),
+            link_efficiency: nvlink_eff(),
+            in_network_efficiency: Some(nvls_eff()),
+            scale_out: gbit(800.0, &NV_GB300).note("ConnectX-8, 800 Gb/s per GPU"),
+            scale_out_latency: efa_hop(),
+            scale_out_efficiency: efa_eff(),
+            service_unit: nvl72_tray(&NV_GB300),
+            alternatives: vec![],
+        },
+        System {
+            id: "tpu-v6e-256",
+            name: "TPU v6e pod (256 chips)",
+            chip: "tpu-v6e",
+            concept: false,
+            shape: Shape::Torus { dims: vec![16, 16] },
+            links: vec![
+                gbs(100.0, &GCP_V6E).note("derived: 800 GB/s bidirectional ICI per chip over 4 ports = 100 GB/s per link per direction"),
+                gbs(100.0, &GCP_V6E).note("derived: 800 GB/s bidirectional ICI per chip over 4 ports = 100 GB/s per link per direction"),
+            ],
+            hop_latency: Sourced::estimate(Seconds::new(1.0 * US), &GCP_V6E).note("assumption: no ICI latency published"),
+            link_efficiency: assumed_eff(),
+            in_network_efficiency: None,
+            scale_out: Sourced::estimate(BytesPerSec::new(100.0 * GB / 8.0), &GCP_V6E)
+                .note("assumption: v6e DCN bandwidth not read; v5p's page gives 50 Gb/s per chip"),
+            scale_out_latency: Sourced::estimate(Seconds::new(22.0 * US), &GCP_V6E).note("assumption: the EFA figure"),
+            scale_out_efficiency: efa_eff(),
+            service_unit: Sourced::estimate(8, &GCP_V6E).note("one 8-chip host"),
+            alternatives: vec![],
+        },
+    ]
+}
+
+fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> System {
+    System {
+        id: if chips == 64 { "trn3-ultra-64" } else { "trn3-ultra-144" },
+        name,
+        chip: "trn3",
+        concept: false,
+        shape: Shape::Switch { chips, in_network_reduction: false },
+        links: vec![Sourced::estimate(BytesPerSec::new(1280.0 * GB), &N_T3).note(
+            "2.56 TB/s NeuronLink-v4 per chip, read as bidirectional like AWS's Trn2 total (1.28 TB/s = 640 GB/s per direction); AWS does not say",
+        )],
+        hop_latency: neuronlink_hop(),
+        link_efficiency: assumed_eff(),
+        in_network_efficiency: None,
+        scale_out: gbit(200.0, &N_TRN3).note("derived: 12,800 Gbps per 64 chips and 28,800 per 144"),
+        scale_out_latency: efa_hop(),
+        scale_out_efficiency: efa_eff(),
+        service_unit: Sourced::vendor(unit, &N_TRN3).note(unit_note),
+        alternatives: vec![
+            Alternative {
+                what: "scale-up per chip per direction: 2,048 GiB/s (Trn3 instance page) halved",
+                figure: Sourced::estimate(1024.0 * 1_073_741_824.0, &N_TRN3),
+                unit: "B/s",
+            },
+            Alternative {
+                what: "scale-up per chip per direction: the itemised links, 11 × PCIe Gen6 x8 ≈ 704 GB/s",
+                figure: Sourced::estimate(704.0 * GB, &N_TRN3).note("4 to the intra-server switch, 5 to the inter-server switch, 2 direct"),
+                unit: "B/s",
+            },
+        ],
+    }
+}
+
+fn hgx(
+    id: &'static str,
+    name: &'static str,
+    chip: &'static str,
+    nvlink: f64,
+    nic_gbit: f64,
+) -> System {
+    let c = if chip == "b200" { &MLE_ACC } else { &MLE_NET };
+    System {
+        id,
+        name,
+        chip,
+        concept: false,
+        shape: Shape::Switch {
+            chips: 8,
+            in_network_reduction: true,
+        },
+        links: vec![gbs(nvlink, c).note(if nvlink > 500.0 {
+            "NVLink 5: 18 links, 1.8 TB/s bidirectional per GPU"
+        } else {
+            "NVLink 4: 18 links, 900 GB/s bidirectional per GPU"
+        })],
+        hop_latency: nvlink_hop(),
+        link_efficiency: nvlink_eff(),
+        in_network_efficiency: Some(nvls_eff()),
+        scale_out: gbit(nic_gbit, &EC2_AC).note("3,200 Gbps EFA per 8 GPUs"),
+        scale_out_latency: efa_hop(),
+        scale_out_efficiency: efa_eff(),
+        service_unit: Sourced::vendor(8, &EC2_AC).note("one 8-GPU server"),
+        alternatives: vec![],
+    }
+}
+
+/// A system joined `nodes` times over its scale-out network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cluster {
+    /// The scale-up domain.
+    pub system: System,
+    /// How many of them.
+    pub nodes: u32,
+}
+
+impl Cluster {
+    /// All chips.
+    #[must_use]
+    pub fn chips(&self) -> u32 {
+        self.system.chips() * self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_sourced() {
+        let chips = crate::catalog::ids();
+        for s in presets() {
+            s.metrics().unwrap();
+            assert!(chips.contains(&s.chip), "{}: chip {}", s.id, s.chip);
+            let want = match &s.shape {
+                Shape::Torus { dims } => dims.len(),
+                Shape::Switch { .. } => 1,
+            };
+            assert_eq!(s.links.len(), want, "{}", s.id);
+            assert_eq!(
+                s.in_network_efficiency.is_some(),
+                matches!(
+                    s.shape,
+                    Shape::Switch {
+                        in_network_reduction: true,
+                        ..
+                    }
+                ),
+                "{}",
+                s.id
+            );
+        }
+        let ids = ids();
+        let mut dedup = ids.clone();
+        dedup.dedup();
+        assert_eq!(ids, dedup);
+        assert!(find("nope").unwrap_err().to_string().contains("trn2-16"));
+    }
+
+    #[test]
+    fn published_per_chip_totals_are_reproduced() {
+        // AWS Neuron Trn2: 1,024 GB/s intra-instance, 1.28 TB/s total per chip (bidirectional).
+        let t = find("trn2-16").unwrap().metrics().unwrap();
+        assert_eq!(t.injection.get() * 2.0, 1024e9);
+        let u = find("trn2-ultra-64").unwrap().metrics().unwrap();
+        assert_eq!(u.injection.get() * 2.0, 1280e9);
+        // NVIDIA: NVL72 has 130 TB/s of NVLink bandwidth per rack ≈ 72 × 1.8 TB/s.
+        let n = find("gb200-nvl72").unwrap().metrics().unwrap();
+        assert!((n.injection.get() * 2.0 * 72.0 / 130e12 - 1.0).abs() < 0.01);
+        // Blast radius: a torus loses the whole domain, NVL72 a 4-GPU tray.
+        assert_eq!(u.blast_radius, 64);
+        assert_eq!(n.blast_radius, 4);
+        assert_eq!(
+            find("trn3-ultra-144")
+                .unwrap()
+                .metrics()
+                .unwrap()
+                .blast_radius,
+            4
+        );
+    }
+}
