@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use engine::catalog;
-use engine::{Chip, Dtype, FlopPerByte, OpSpec, Roofline};
+use engine::collective::{self, estimate, sim, Algorithm, Op};
+use engine::system::{self, Cluster};
+use engine::{Bytes, Chip, Dtype, FlopPerByte, OpSpec, Roofline};
 use serde_json::{json, Value};
 
 const USAGE: &str = "\
@@ -18,6 +20,11 @@ commands:
   chip ID [--json]                       one chip, every figure with its source
   roofline --chip ID --dtype FMT         ridge point and attainable FLOP/s
            [--intensity X] [--op SPEC] [--json]
+  systems [--json]                       the system presets (scale-up and scale-out)
+  topology --system ID [--json]          fabric figures: hops, bisection, blast radius
+  collective --system ID --op OP --bytes SIZE [--nodes N] [--algo A] [--sim] [--json]
+                                         time, algbw and busbw of one collective
+  calibration [--json]                   the model against published measurements
 
 operation specs (--op): gemm:M,N,K  elem:elements,reads,writes,flop_per_element
   prefill:batch,seq,heads,kv_heads,head_dim  attn-decode:batch,context,heads,kv_heads,head_dim
@@ -161,6 +168,165 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 op.as_ref(),
                 a.flag("json"),
             ))
+        }
+        "systems" => {
+            let a = Args::parse(rest, &[], &["json"])?;
+            no_positionals(&a)?;
+            let all = system::presets();
+            if a.flag("json") {
+                return Ok(pretty(
+                    &json!({ "systems": all, "citations": system::citations() }),
+                ));
+            }
+            let mut s = String::new();
+            for x in &all {
+                let _ = writeln!(
+                    s,
+                    "{:<16} {:<40} {:<8} {}",
+                    x.id,
+                    x.name,
+                    x.chip,
+                    x.fabric().describe()
+                );
+            }
+            Ok(s.trim_end().into())
+        }
+        "topology" => {
+            let a = Args::parse(rest, &["system"], &["json"])?;
+            no_positionals(&a)?;
+            let sys = system::find(a.required("system")?)?;
+            let m = sys.metrics()?;
+            let v = json!({
+                "system": sys.id,
+                "fabric": sys.fabric().describe(),
+                "chips": m.chips,
+                "links": m.links,
+                "degree": m.degree,
+                "diameter_hops": m.diameter,
+                "mean_hops": m.mean_hops,
+                "bisection_bytes_per_s": m.bisection.get(),
+                "injection_bytes_per_s": m.injection.get(),
+                "blast_radius_chips": m.blast_radius,
+                "scale_out_bytes_per_s": sys.scale_out.value.get(),
+                "scale_out_latency_s": sys.scale_out_latency.value.get(),
+                "hop_latency_s": sys.hop_latency.value.get(),
+            });
+            if a.flag("json") {
+                Ok(pretty(&v))
+            } else {
+                Ok(format!(
+                    "{} — {}: {} chips, {} links, degree {}, diameter {} hops, mean {:.3} hops, bisection {} per direction, injection {} per chip, blast radius {} chips",
+                    sys.name, sys.fabric().describe(), m.chips, m.links, m.degree, m.diameter, m.mean_hops, m.bisection, m.injection, m.blast_radius
+                ))
+            }
+        }
+        "collective" => {
+            let a = Args::parse(
+                rest,
+                &["system", "nodes", "op", "bytes", "algo"],
+                &["json", "sim"],
+            )?;
+            no_positionals(&a)?;
+            let sys = system::find(a.required("system")?)?;
+            let nodes: u32 = match a.value("nodes") {
+                None => 1,
+                Some(x) => match x.trim().parse::<u32>() {
+                    Ok(n) if n >= 1 => n,
+                    _ => {
+                        return Err(Usage(format!(
+                            "--nodes must be a whole number of at least 1, got '{x}'"
+                        )))
+                    }
+                },
+            };
+            let op: Op = a.required("op")?.parse()?;
+            let bytes: Bytes = a.required("bytes")?.parse()?;
+            let algo: Algorithm = a.value("algo").unwrap_or("auto").parse()?;
+            let cluster = Cluster { system: sys, nodes };
+            let e = estimate(&cluster, op, bytes, algo)?;
+            let mut v = json!({
+                "system": cluster.system.id,
+                "nodes": nodes,
+                "ranks": e.ranks,
+                "op": op.id(),
+                "bytes": bytes.get(),
+                "algorithm": e.algorithm.id(),
+                "time_s": e.time.get(),
+                "latency_term_s": e.latency_term.get(),
+                "bandwidth_term_s": e.bandwidth_term.get(),
+                "algbw_bytes_per_s": e.algbw.get(),
+                "busbw_bytes_per_s": e.busbw.get(),
+                "formula": e.formula,
+            });
+            if a.flag("sim") {
+                if nodes > 1 {
+                    return Err(Usage(
+                        "--sim simulates one scale-up domain; use --nodes 1".into(),
+                    ));
+                }
+                let sim_algo = if op == Op::AllToAll {
+                    Algorithm::Direct
+                } else {
+                    e.algorithm
+                };
+                let r = sim::simulate(
+                    &cluster.system.fabric(),
+                    op,
+                    bytes,
+                    sim_algo,
+                    cluster.system.hop_latency.value,
+                    cluster.system.link_efficiency.value,
+                )?;
+                v["simulated"] = json!({
+                    "algorithm": sim_algo.id(),
+                    "time_s": r.time.get(),
+                    "steps": r.steps,
+                    "max_link_sharing": r.max_link_sharing,
+                    "simulated_over_analytic": r.time.get() / e.time.get(),
+                });
+            }
+            if a.flag("json") {
+                Ok(pretty(&v))
+            } else {
+                Ok(collective::describe(&e) + "\n" + &e.formula)
+            }
+        }
+        "calibration" => {
+            let a = Args::parse(rest, &[], &["json"])?;
+            no_positionals(&a)?;
+            let mut rows = Vec::new();
+            for c in collective::calibration() {
+                let p = c.predicted()?;
+                let unit = match c.measured {
+                    collective::Measured::Busbw(_) => "busbw_bytes_per_s",
+                    collective::Measured::Time(_) => "time_s",
+                };
+                rows.push(json!({
+                    "label": c.label,
+                    "system": c.system,
+                    "nodes": c.nodes,
+                    "unit": unit,
+                    "measured": c.value(),
+                    "predicted": p,
+                    "error": p / c.value() - 1.0,
+                    "source": c.source,
+                }));
+            }
+            if a.flag("json") {
+                return Ok(pretty(&json!({ "points": rows })));
+            }
+            let mut s = String::new();
+            for r in &rows {
+                let _ = writeln!(
+                    s,
+                    "{:<62} measured {:>10.4e} predicted {:>10.4e} ({:+.1}%)",
+                    r["label"].as_str().unwrap_or(""),
+                    r["measured"].as_f64().unwrap_or(0.0),
+                    r["predicted"].as_f64().unwrap_or(0.0),
+                    r["error"].as_f64().unwrap_or(0.0) * 100.0
+                );
+            }
+            Ok(s.trim_end().into())
         }
         "help" | "--help" | "-h" => Ok(USAGE.into()),
         other => Err(Usage(format!("unknown command '{other}'\n\n{USAGE}"))),

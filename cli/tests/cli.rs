@@ -177,3 +177,191 @@ fn bad_input_gets_a_clear_error_and_exit_code_2() {
     check_error(&["teleport"], "unknown command");
     check_error(&[], "usage");
 }
+
+#[test]
+fn collective_reports_time_algbw_busbw_and_terms() {
+    let v = json(&[
+        "collective",
+        "--system",
+        "trn2-16",
+        "--op",
+        "all-reduce",
+        "--bytes",
+        "1GiB",
+        "--algo",
+        "ring",
+        "--json",
+    ]);
+    for k in [
+        "time_s",
+        "algbw_bytes_per_s",
+        "busbw_bytes_per_s",
+        "algorithm",
+        "latency_term_s",
+        "bandwidth_term_s",
+    ] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    assert_eq!(v["algorithm"], "ring");
+    let (t, l, b) = (
+        v["time_s"].as_f64().unwrap(),
+        v["latency_term_s"].as_f64().unwrap(),
+        v["bandwidth_term_s"].as_f64().unwrap(),
+    );
+    assert!((t - l - b).abs() < 1e-15);
+    // nccl-tests: busbw = algbw × 2(n−1)/n for all-reduce.
+    let (alg, bus) = (
+        v["algbw_bytes_per_s"].as_f64().unwrap(),
+        v["busbw_bytes_per_s"].as_f64().unwrap(),
+    );
+    assert!((bus / alg - 2.0 * 15.0 / 16.0).abs() < 1e-12);
+    let v = json(&[
+        "collective",
+        "--system",
+        "gb200-nvl72",
+        "--nodes",
+        "4",
+        "--op",
+        "all-gather",
+        "--bytes",
+        "512KiB",
+        "--json",
+    ]);
+    assert_eq!(v["ranks"], 288);
+    let v = json(&[
+        "collective",
+        "--system",
+        "trn2-ultra-64",
+        "--op",
+        "all-to-all",
+        "--bytes",
+        "64MiB",
+        "--sim",
+        "--json",
+    ]);
+    assert!(
+        v["simulated"]["simulated_over_analytic"].as_f64().unwrap() > 1.0,
+        "contention shows"
+    );
+}
+
+#[test]
+fn topology_and_systems() {
+    let v = json(&["topology", "--system", "trn2-ultra-64", "--json"]);
+    assert_eq!(v["chips"], 64);
+    assert_eq!(v["diameter_hops"], 6);
+    assert_eq!(v["bisection_bytes_per_s"], 2048e9);
+    let v = json(&["systems", "--json"]);
+    assert!(v["systems"].as_array().unwrap().len() >= 12);
+    let v = json(&["calibration", "--json"]);
+    for p in v["points"].as_array().unwrap() {
+        assert!(p["error"].as_f64().unwrap().abs() <= 0.15, "{}", p["label"]);
+    }
+}
+
+#[test]
+fn collective_nonsense_exits_2() {
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn2-16",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "-1GiB",
+        ],
+        "positive",
+    );
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn2-16",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "0B",
+        ],
+        "positive",
+    );
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn2-16",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "3 furlongs",
+        ],
+        "unknown unit",
+    );
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn2-16",
+            "--nodes",
+            "0",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "8B",
+        ],
+        "at least 1",
+    );
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn9",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "8B",
+        ],
+        "valid: trn1-16",
+    );
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn2-16",
+            "--op",
+            "scatter",
+            "--bytes",
+            "8B",
+        ],
+        "valid: all-reduce",
+    );
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn2-16",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "8B",
+            "--algo",
+            "in-network",
+        ],
+        "reduces in flight",
+    );
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "gb200-nvl72",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "8B",
+            "--algo",
+            "torus",
+        ],
+        "needs a torus",
+    );
+    check_error(&["topology", "--system", "nope"], "unknown system");
+}

@@ -4,7 +4,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use engine::{catalog, Dtype, OpSpec, Roofline, Scenario};
+use engine::collective::{estimate, sim, Algorithm, Op};
+use engine::system::{self, Cluster};
+use engine::topology::Fabric;
+use engine::{catalog, Bytes, BytesPerSec, Dtype, OpSpec, Roofline, Scenario, Seconds};
 
 fn bench<T>(name: &str, iters: u32, mut f: impl FnMut() -> T) {
     for _ in 0..iters / 10 {
@@ -15,7 +18,7 @@ fn bench<T>(name: &str, iters: u32, mut f: impl FnMut() -> T) {
         black_box(f());
     }
     let per = t0.elapsed().as_secs_f64() / f64::from(iters);
-    println!("{name:<58} {:>10.2} µs", per * 1e6);
+    println!("{name:<66} {:>10.2} µs", per * 1e6);
 }
 
 fn main() {
@@ -48,4 +51,64 @@ fn main() {
     bench("scenario: resolve the chosen chips", 50_000, || {
         s.chosen_chips()
     });
+    let ultra = system::find("trn2-ultra-256").unwrap();
+    let cl = Cluster {
+        system: ultra.clone(),
+        nodes: 1,
+    };
+    bench(
+        "collective: analytic all-reduce 1 GiB on trn2-ultra-256 (auto)",
+        50_000,
+        || estimate(&cl, Op::AllReduce, Bytes::gib(1.0), Algorithm::Auto),
+    );
+    let f = ultra.fabric();
+    let a = ultra.hop_latency.value;
+    bench(
+        "sim: all-reduce 1 GiB, torus, trn2-ultra-256 (4×4×16)",
+        20,
+        || sim::simulate(&f, Op::AllReduce, Bytes::gib(1.0), Algorithm::Torus, a, 0.8),
+    );
+    bench("sim: all-reduce 1 GiB, bi-ring, trn2-ultra-256", 20, || {
+        sim::simulate(
+            &f,
+            Op::AllReduce,
+            Bytes::gib(1.0),
+            Algorithm::BiRing,
+            a,
+            0.8,
+        )
+    });
+    let big = Fabric::Torus {
+        dims: vec![16, 16, 16],
+        links: vec![BytesPerSec::gb_s(128.0); 3],
+    };
+    bench(
+        "sim: all-reduce 1 GiB, torus, 16×16×16 (4,096 chips)",
+        5,
+        || {
+            sim::simulate(
+                &big,
+                Op::AllReduce,
+                Bytes::gib(1.0),
+                Algorithm::Torus,
+                Seconds::new(1.5e-6),
+                0.8,
+            )
+        },
+    );
+    bench(
+        "sim: all-to-all 64 MiB, direct, trn2-ultra-64 (4,032 flows)",
+        5,
+        || {
+            let f = system::find("trn2-ultra-64").unwrap().fabric();
+            sim::simulate(
+                &f,
+                Op::AllToAll,
+                Bytes::mib(64.0),
+                Algorithm::Direct,
+                a,
+                0.8,
+            )
+        },
+    );
 }

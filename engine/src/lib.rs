@@ -9,6 +9,7 @@ extern crate alloc;
 
 pub mod catalog;
 pub mod chip;
+pub mod collective;
 pub mod dtype;
 pub mod roofline;
 pub mod scenario;

@@ -1,0 +1,200 @@
+//! Tests of the analytic collective model.
+
+use super::*;
+use crate::system::{find, presets};
+use alloc::string::ToString;
+use alloc::vec;
+
+fn cluster(id: &str, nodes: u32) -> Cluster {
+    Cluster {
+        system: find(id).unwrap(),
+        nodes,
+    }
+}
+
+#[test]
+fn calibration_points_within_15_percent() {
+    // Each point cites its measurement in `calibration()`: MLE-NET (nccl-tests busbw on
+    // 8 × H200, GTC24 S62129 for 8 × H100, NVIDIA's NVL72 slide) and dstack PR #3961.
+    for c in calibration() {
+        let p = c.predicted().unwrap();
+        let err = p / c.value() - 1.0;
+        assert!(
+            err.abs() <= 0.15,
+            "{}: predicted {p:.4e}, measured {:.4e} ({:+.1}%)",
+            c.label,
+            c.value(),
+            err * 100.0
+        );
+    }
+}
+
+#[test]
+fn bus_factors_follow_nccl_tests() {
+    assert_eq!(Op::AllReduce.bus_factor(8), 2.0 * 7.0 / 8.0);
+    assert_eq!(Op::AllGather.bus_factor(8), 7.0 / 8.0);
+    assert_eq!(Op::ReduceScatter.bus_factor(4), 0.75);
+    assert_eq!(Op::AllToAll.bus_factor(2), 0.5);
+    assert_eq!(Op::Broadcast.bus_factor(64), 1.0);
+}
+
+#[test]
+fn ring_all_reduce_matches_the_textbook_formula() {
+    // 2(n−1)(α + S/(nB)) on a 16-chip Trn2: the ring's slowest link is 128 GB/s × 0.8.
+    let c = cluster("trn2-16", 1);
+    let s = Bytes::gib(1.0);
+    let e = estimate(&c, Op::AllReduce, s, Algorithm::Ring).unwrap();
+    let (n, a, b) = (16.0, 1.5e-6, 128e9 * 0.8);
+    let want = 2.0 * (n - 1.0) * (a + s.get() / (n * b));
+    assert!((e.time.get() / want - 1.0).abs() < 1e-12);
+    assert!((e.latency_term.get() - 2.0 * 15.0 * a).abs() < 1e-15);
+    assert!(
+        (e.busbw.get() / b - 1.0).abs() < 1e-2,
+        "large ring all-reduce runs at link speed"
+    );
+    let bi = estimate(&c, Op::AllReduce, s, Algorithm::BiRing).unwrap();
+    assert!((bi.bandwidth_term.get() * 2.0 / e.bandwidth_term.get() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn torus_beats_rings_on_the_ultra_server_and_puts_the_slow_axis_last() {
+    let c = cluster("trn2-ultra-64", 1);
+    let s = Bytes::gib(1.0);
+    let t = estimate(&c, Op::AllReduce, s, Algorithm::Torus).unwrap();
+    let r = estimate(&c, Op::AllReduce, s, Algorithm::BiRing).unwrap();
+    assert!(t.time < r.time, "{} vs {}", t.time, r.time);
+    // Z (2 × 51.2 GB/s effective) comes after X and Y (2 × 102.4 GB/s).
+    let z = t.formula.find("k=4 at 102.4 GB/s").unwrap();
+    assert!(
+        z > t.formula.rfind("k=4 at 204.8 GB/s").unwrap(),
+        "{}",
+        t.formula
+    );
+    // Dimension by dimension, hand computed: S₁ = S, S₂ = S/4, S₃ = S/16 on 2×B per axis.
+    let (x, z) = (2.0 * 128e9 * 0.8, 2.0 * 64e9 * 0.8);
+    let bw = 2.0 * (3.0 / 4.0) * (s.get() / x + s.get() / 4.0 / x + s.get() / 16.0 / z);
+    assert!((t.bandwidth_term.get() / bw - 1.0).abs() < 1e-12);
+    assert_eq!(
+        estimate(&c, Op::AllReduce, s, Algorithm::Auto)
+            .unwrap()
+            .algorithm,
+        Algorithm::Torus
+    );
+}
+
+#[test]
+fn more_bandwidth_never_makes_a_collective_slower() {
+    for sys in presets() {
+        for op in Op::ALL {
+            for algo in Algorithm::ALL {
+                for nodes in [1, 4] {
+                    for s in [8.0, 1e6, 4e9] {
+                        let base = Cluster {
+                            system: sys.clone(),
+                            nodes,
+                        };
+                        let Ok(e0) = estimate(&base, op, Bytes::new(s), algo) else {
+                            continue;
+                        };
+                        let mut fast = base.clone();
+                        for l in &mut fast.system.links {
+                            l.value = l.value * 1.5;
+                        }
+                        fast.system.scale_out.value = fast.system.scale_out.value * 1.5;
+                        let e1 = estimate(&fast, op, Bytes::new(s), algo).unwrap();
+                        assert!(
+                            e1.time <= e0.time,
+                            "{} {} {} n={nodes} S={s}",
+                            sys.id,
+                            op.id(),
+                            algo.id()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn larger_messages_never_finish_sooner() {
+    for sys in presets() {
+        for op in Op::ALL {
+            let c = Cluster {
+                system: sys.clone(),
+                nodes: 2,
+            };
+            let mut last = 0.0;
+            for k in 0..32 {
+                let s = 8.0 * 2f64.powi(k);
+                let t = estimate(&c, op, Bytes::new(s), Algorithm::Auto)
+                    .unwrap()
+                    .time
+                    .get();
+                assert!(t >= last, "{} {}", sys.id, op.id());
+                last = t;
+            }
+        }
+    }
+}
+
+#[test]
+fn in_network_reduction_nearly_doubles_busbw_where_the_switch_reduces() {
+    let c = cluster("gb200-nvl72", 1);
+    let s = Bytes::gib(8.0);
+    let ring = estimate(&c, Op::AllReduce, s, Algorithm::Ring).unwrap();
+    let inr = estimate(&c, Op::AllReduce, s, Algorithm::InNetwork).unwrap();
+    assert!(inr.busbw > ring.busbw);
+    assert_eq!(
+        estimate(&c, Op::AllReduce, s, Algorithm::Auto)
+            .unwrap()
+            .algorithm,
+        Algorithm::InNetwork
+    );
+}
+
+#[test]
+fn small_messages_cross_nodes_hierarchically() {
+    let c = cluster("hgx-b200-8", 2);
+    let e = estimate(&c, Op::AllReduce, Bytes::new(8.0), Algorithm::Auto).unwrap();
+    assert_eq!(e.algorithm, Algorithm::Hierarchical);
+    assert_eq!(e.ranks, 16);
+    let flat = estimate(&c, Op::AllReduce, Bytes::new(8.0), Algorithm::Ring).unwrap();
+    assert!(flat.time.get() > 5.0 * e.time.get());
+}
+
+#[test]
+fn nonsense_gets_a_clear_error() {
+    let err = |id: &str, nodes: u32, op: Op, s: f64, a: Algorithm| {
+        estimate(&cluster(id, nodes), op, Bytes::new(s), a)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err("trn2-16", 1, Op::AllReduce, 0.0, Algorithm::Auto).contains("positive"));
+    assert!(err("trn2-16", 1, Op::AllReduce, -4.0, Algorithm::Auto).contains("positive"));
+    assert!(
+        err("trn2-16", 1, Op::AllReduce, 8.0, Algorithm::InNetwork).contains("reduces in flight")
+    );
+    assert!(err("gb200-nvl72", 1, Op::AllReduce, 8.0, Algorithm::Torus).contains("needs a torus"));
+    assert!(
+        err("trn2-16", 1, Op::AllReduce, 8.0, Algorithm::HalvingDoubling).contains("hypercube")
+    );
+    assert!(
+        err("trn2-16", 1, Op::AllReduce, 8.0, Algorithm::Hierarchical)
+            .contains("more than one node")
+    );
+    assert!(err("gb200-nvl72", 1, Op::AllGather, 8.0, Algorithm::InNetwork).contains("all-reduce"));
+    assert!(err("trn2-16", 0, Op::AllReduce, 8.0, Algorithm::Auto).contains("at least 1"));
+    assert!("allreduce".parse::<Op>().is_ok());
+    assert!("scatter"
+        .parse::<Op>()
+        .unwrap_err()
+        .to_string()
+        .contains("valid: all-reduce"));
+    assert!("magic"
+        .parse::<Algorithm>()
+        .unwrap_err()
+        .to_string()
+        .contains("valid: auto"));
+    let _ = vec![0u8];
+}
