@@ -152,6 +152,8 @@ pub enum CollectiveError {
     UnknownOp(String),
     /// Not an algorithm id.
     UnknownAlgorithm(String),
+    /// Not a system id (the message lists the valid ones).
+    UnknownSystem(String),
     /// Size not positive and finite.
     BadSize(f64),
     /// Zero nodes.
@@ -180,6 +182,7 @@ impl fmt::Display for CollectiveError {
                 "unknown algorithm '{s}' (valid: {})",
                 ids(&Algorithm::ALL, Algorithm::id)
             ),
+            Self::UnknownSystem(m) => f.write_str(m),
             Self::BadSize(b) => write!(f, "the size must be a positive number of bytes, got {b}"),
             Self::NoNodes => f.write_str("the number of nodes must be at least 1"),
             Self::NotApplicable { algorithm, op, why } => {
@@ -731,7 +734,7 @@ impl Calibration {
     /// When the system is unknown or the algorithm does not apply (never for the presets).
     pub fn predicted(&self) -> Result<f64, CollectiveError> {
         let system = crate::system::find(self.system)
-            .map_err(|e| CollectiveError::UnknownAlgorithm(e.to_string()))?;
+            .map_err(|e| CollectiveError::UnknownSystem(format!("{e}")))?;
         let cl = Cluster {
             system,
             nodes: self.nodes,

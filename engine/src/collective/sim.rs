@@ -507,6 +507,7 @@ mod tests {
     use crate::collective::estimate;
     use crate::system::{find, Cluster};
     use crate::units::BytesPerSec;
+    use alloc::string::ToString;
 
     fn agree(id: &str, op: Op, algo: Algorithm, s: f64) -> (f64, f64) {
         let sys = find(id).unwrap();
