@@ -542,6 +542,7 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     #[test]
     fn every_preset_is_valid_and_sourced() {

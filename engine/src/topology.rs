@@ -540,6 +540,7 @@ pub fn isomorphic(a: &[Vec<u32>], b: &[Vec<u32>]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     const GBS: f64 = 1e9;
 
