@@ -2,3 +2,4 @@
 
 pub mod canvas;
 pub mod roofline;
+pub mod topology;

@@ -90,6 +90,7 @@ fn PageView() -> impl IntoView {
     move || match page.get() {
         Page::Chips => pages::chips::ChipsPage().into_any(),
         Page::Roofline => pages::roofline::RooflinePage().into_any(),
+        Page::Topology => pages::topology::TopologyPage().into_any(),
         other => {
             pages::coming::ComingNext(pages::coming::ComingNextProps { page: other }).into_any()
         }

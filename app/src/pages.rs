@@ -3,3 +3,4 @@
 pub mod chips;
 pub mod coming;
 pub mod roofline;
+pub mod topology;

@@ -12,7 +12,10 @@ use core::fmt;
 use crate::catalog;
 use crate::chip::{Chip, ChipEdit};
 use crate::dtype::Dtype;
+use crate::collective::{Algorithm, Op};
 use crate::roofline::OpSpec;
+use crate::system;
+use crate::units::Bytes;
 
 /// The current link format version. Older versions are decoded with their own defaults.
 pub const VERSION: u32 = 1;
@@ -29,8 +32,10 @@ pub enum Page {
     Chips,
     /// Roofline chart.
     Roofline,
-    /// Topology and collectives.
+    /// Scale-up topologies drawn chip by chip.
     Topology,
+    /// Collectives: time and bus bandwidth against size.
+    Collectives,
     /// Workload and TCO.
     Workload,
     /// Kernels running in the browser.
@@ -41,10 +46,11 @@ pub enum Page {
 
 impl Page {
     /// Every page in navigation order.
-    pub const ALL: [Page; 6] = [
+    pub const ALL: [Page; 7] = [
         Page::Chips,
         Page::Roofline,
         Page::Topology,
+        Page::Collectives,
         Page::Workload,
         Page::Kernels,
         Page::Compare,
@@ -56,6 +62,7 @@ impl Page {
             Page::Chips => "chips",
             Page::Roofline => "roofline",
             Page::Topology => "topology",
+            Page::Collectives => "collectives",
             Page::Workload => "workload",
             Page::Kernels => "kernels",
             Page::Compare => "compare",
@@ -67,7 +74,8 @@ impl Page {
         match self {
             Page::Chips => "Chips",
             Page::Roofline => "Roofline",
-            Page::Topology => "Topology & collectives",
+            Page::Topology => "Topology",
+            Page::Collectives => "Collectives",
             Page::Workload => "Workload & TCO",
             Page::Kernels => "Kernels",
             Page::Compare => "Compare",
@@ -91,6 +99,66 @@ pub struct Scenario {
     pub ops: Vec<OpSpec>,
     /// User-edited clones of presets.
     pub custom: Vec<ChipEdit>,
+    /// What the Topology page shows.
+    pub topology: TopologyView,
+    /// What the Collectives page shows.
+    pub collectives: CollectivesView,
+}
+
+/// The Topology page: one system, an optional selected chip and an optional failed chip.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TopologyView {
+    /// System id.
+    pub system: String,
+    /// Chip whose hop distances are shown.
+    pub selected: Option<u32>,
+    /// Chip marked as failed.
+    pub failed: Option<u32>,
+}
+
+impl Default for TopologyView {
+    fn default() -> Self {
+        Self {
+            system: "trn2-ultra-64".into(),
+            selected: Some(0),
+            failed: None,
+        }
+    }
+}
+
+/// The Collectives page: systems, operations and algorithms compared over message sizes.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollectivesView {
+    /// System ids.
+    pub systems: Vec<String>,
+    /// Operations.
+    pub ops: Vec<Op>,
+    /// Algorithms (`auto` picks the fastest per size).
+    pub algorithms: Vec<Algorithm>,
+    /// Scale-up domains joined over scale-out.
+    pub nodes: u32,
+    /// Size of the table's row, bytes (nccl-tests convention).
+    pub bytes: f64,
+}
+
+/// Most scale-up domains a link may join.
+pub const MAX_NODES: u32 = 4096;
+
+impl Default for CollectivesView {
+    fn default() -> Self {
+        Self {
+            systems: ["trn2-ultra-64", "trn3-ultra-144", "hgx-h200-8", "gb200-nvl72"]
+                .iter()
+                .map(|s| (*s).to_string())
+                .collect(),
+            ops: alloc::vec![Op::AllReduce],
+            algorithms: alloc::vec![Algorithm::Auto],
+            nodes: 1,
+            bytes: 1_073_741_824.0,
+        }
+    }
 }
 
 impl Default for Scenario {
@@ -105,6 +173,8 @@ impl Default for Scenario {
             roofline_formats: alloc::vec![Dtype::Bf16],
             ops: OpSpec::defaults(),
             custom: Vec::new(),
+            topology: TopologyView::default(),
+            collectives: CollectivesView::default(),
         }
     }
 }
@@ -215,6 +285,22 @@ impl Scenario {
         for c in &self.custom {
             q.push(format!("custom={}", enc(&c.to_spec())));
         }
+        let t = &self.topology;
+        q.push(format!("sys={}", enc(&t.system)));
+        if let Some(c) = t.selected {
+            q.push(format!("sel={c}"));
+        }
+        if let Some(c) = t.failed {
+            q.push(format!("fail={c}"));
+        }
+        let c = &self.collectives;
+        q.push(format!("csys={}", enc(&c.systems.join(","))));
+        let ops: Vec<&str> = c.ops.iter().map(|o| o.id()).collect();
+        q.push(format!("cop={}", ops.join(",")));
+        let al: Vec<&str> = c.algorithms.iter().map(|a| a.id()).collect();
+        q.push(format!("calgo={}", al.join(",")));
+        q.push(format!("nodes={}", c.nodes));
+        q.push(format!("size={}", c.bytes));
         q.join("&")
     }
 
@@ -344,11 +430,91 @@ impl Scenario {
                         Err(e) => note("op", format!("{e}; operation skipped")),
                     }
                 }
+                "sys" => match system::find(v) {
+                    Ok(_) => s.topology.system = v.clone(),
+                    Err(e) => note("sys", format!("{e}; showing {}", s.topology.system)),
+                },
+                "sel" | "fail" => {
+                    // Checked against the system's size once every key is read.
+                    match v.parse::<u32>() {
+                        Ok(c) if k == "sel" => s.topology.selected = Some(c),
+                        Ok(c) => s.topology.failed = Some(c),
+                        Err(_) => note(k, format!("'{v}' is not a chip number; ignored")),
+                    }
+                }
+                "csys" => {
+                    let mut list = Vec::new();
+                    for id in v.split(',').filter(|x| !x.is_empty()) {
+                        match system::find(id) {
+                            Ok(_) if !list.iter().any(|x| x == id) && list.len() < MAX_ITEMS => {
+                                list.push(id.to_string());
+                            }
+                            Ok(_) => {}
+                            Err(e) => note("csys", format!("{e}; skipped")),
+                        }
+                    }
+                    if list.is_empty() {
+                        note("csys", "no usable system; showing the default set".into());
+                    } else {
+                        s.collectives.systems = list;
+                    }
+                }
+                "cop" => {
+                    let mut list = Vec::new();
+                    for x in v.split(',').filter(|x| !x.is_empty()) {
+                        match x.parse::<Op>() {
+                            Ok(o) if !list.contains(&o) => list.push(o),
+                            Ok(_) => {}
+                            Err(e) => note("cop", format!("{e}; skipped")),
+                        }
+                    }
+                    if list.is_empty() {
+                        note("cop", "no usable operation; showing all-reduce".into());
+                    } else {
+                        s.collectives.ops = list;
+                    }
+                }
+                "calgo" => {
+                    let mut list = Vec::new();
+                    for x in v.split(',').filter(|x| !x.is_empty()) {
+                        match x.parse::<Algorithm>() {
+                            Ok(a) if !list.contains(&a) => list.push(a),
+                            Ok(_) => {}
+                            Err(e) => note("calgo", format!("{e}; skipped")),
+                        }
+                    }
+                    if list.is_empty() {
+                        note("calgo", "no usable algorithm; using auto".into());
+                    } else {
+                        s.collectives.algorithms = list;
+                    }
+                }
+                "nodes" => match v.parse::<u32>() {
+                    Ok(n) if (1..=MAX_NODES).contains(&n) => s.collectives.nodes = n,
+                    _ => note("nodes", format!("'{v}' is not a node count from 1 to {MAX_NODES}; using 1")),
+                },
+                "size" => match v.parse::<Bytes>() {
+                    Ok(b) if b.get() <= 1e15 => s.collectives.bytes = b.get(),
+                    Ok(_) => note("size", format!("'{v}' is larger than 1 PB; using 1 GiB")),
+                    Err(e) => note("size", format!("{e}; using 1 GiB")),
+                },
                 other => note(other, "unknown setting ignored".into()),
             }
         }
         if saw_op {
             s.ops = ops;
+        }
+        let chips = system::find(&s.topology.system).map_or(0, |x| x.chips());
+        for (key, slot) in [("sel", &mut s.topology.selected), ("fail", &mut s.topology.failed)] {
+            if let Some(c) = *slot {
+                if c >= chips {
+                    *slot = None;
+                    notes.push(Notice {
+                        key: key.into(),
+                        message: format!("chip {c} does not exist in a {chips}-chip system; ignored"),
+                    });
+                }
+            }
         }
         (s, notes)
     }
@@ -424,6 +590,18 @@ mod tests {
             roofline_formats: alloc::vec![Dtype::Fp8, Dtype::Bf16],
             ops: alloc::vec![OpSpec::parse_spec("gemm:1,2,3").unwrap()],
             custom: alloc::vec![e],
+            topology: TopologyView {
+                system: "gb200-nvl72".into(),
+                selected: Some(71),
+                failed: Some(3),
+            },
+            collectives: CollectivesView {
+                systems: alloc::vec!["trn2-16".into(), "tpu-v6e-256".into()],
+                ops: alloc::vec![Op::AllToAll, Op::Broadcast],
+                algorithms: alloc::vec![Algorithm::Ring, Algorithm::Auto],
+                nodes: 16,
+                bytes: 524_288.0,
+            },
         };
         let q = s.to_query();
         let (back, notes) = Scenario::from_query(&q);
@@ -483,6 +661,27 @@ mod tests {
             ["custom", "page", "chips", "fmt", "rfmt", "op", "zzz"]
         );
         assert!(notes[2].message.contains("bogus"));
+    }
+
+    #[test]
+    fn damaged_topology_and_collective_settings_keep_defaults() {
+        let (s, notes) = Scenario::from_query(
+            "sys=trn2-16&sel=99&fail=x&csys=gb200-nvl72,warp-drive&cop=all-gather,gossip&calgo=magic&nodes=0&size=-5GiB",
+        );
+        assert_eq!(s.topology.system, "trn2-16");
+        assert_eq!(s.topology.selected, None);
+        assert_eq!(s.topology.failed, None);
+        assert_eq!(s.collectives.systems, ["gb200-nvl72"]);
+        assert_eq!(s.collectives.ops, [Op::AllGather]);
+        assert_eq!(s.collectives.algorithms, CollectivesView::default().algorithms);
+        assert_eq!(s.collectives.nodes, 1);
+        assert_eq!(s.collectives.bytes, CollectivesView::default().bytes);
+        let keys: Vec<&str> = notes.iter().map(|n| n.key.as_str()).collect();
+        for k in ["fail", "csys", "cop", "calgo", "calgo", "nodes", "size", "sel"] {
+            assert!(keys.contains(&k), "{k} in {keys:?}");
+        }
+        assert!(notes.iter().any(|n| n.message.contains("16-chip")));
+        assert_eq!(Scenario::from_query("size=8B").0.collectives.bytes, 8.0);
     }
 
     #[test]

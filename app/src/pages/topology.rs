@@ -1,0 +1,309 @@
+//! Topology page: the chosen system's scale-up fabric drawn chip by chip; click a chip for its
+//! hop distances, mark one failed to see what leaves service with it.
+
+use engine::system::{self, Shape, System};
+use engine::units::sig;
+use leptos::prelude::*;
+
+use crate::charts::topology::{hypercube_view, layout, EdgeKind, Layout};
+use crate::state::use_scenario;
+use crate::widgets::Fig;
+
+/// System picker, drawing(s) and the fabric's figures.
+#[component]
+pub fn TopologyPage() -> impl IntoView {
+    let sc = use_scenario();
+    let sys = Memo::new(move |_| {
+        sc.with(|s| system::find(&s.topology.system).unwrap_or_else(|_| system::presets().remove(0)))
+    });
+    let marking = RwSignal::new(false);
+    view! {
+        <section class="page topology-page">
+            <h1>"Topology"</h1>
+            <p class="lead">
+                "How the chips of one scale-up domain are wired. Click a chip to see how many hops "
+                "every other chip is from it; switch to failure mode and click to see what one failed chip takes out of service."
+            </p>
+            <div class="controls">
+                <label class="inline">
+                    "System "
+                    <select
+                        name="system"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            sc.update(|s| {
+                                s.topology.system = v;
+                                s.topology.selected = Some(0);
+                                s.topology.failed = None;
+                            });
+                        }
+                    >
+                        {system::presets()
+                            .into_iter()
+                            .map(|x| {
+                                let id = x.id;
+                                view! {
+                                    <option value=id selected=move || sc.with(|s| s.topology.system == id)>
+                                        {x.name}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label class="check">
+                    <input type="checkbox" name="mark-failed" prop:checked=move || marking.get()
+                        on:change=move |ev| marking.set(event_target_checked(&ev))/>
+                    "Click marks a failed chip"
+                </label>
+                <button class="small" on:click=move |_| sc.update(|s| s.topology.failed = None)>"Clear failure"</button>
+            </div>
+            <div class="topo-grid">
+                <div class="card drawing">
+                    {move || {
+                        let s = sys.get();
+                        let l = layout(&s);
+                        view! { <Drawing sys=s.clone() layout=l marking=marking id="topology-svg"/> }
+                    }}
+                    <p class="legend small-note">
+                        <span class="key link"></span>"link "
+                        <span class="key wrap"></span>"wraparound "
+                        <span class="key slow"></span>"slowest axis (the selected chip's Z ring on a 3-D torus) "
+                        "· numbers: hops from the selected chip"
+                    </p>
+                    {move || {
+                        let s = sys.get();
+                        (s.chips() == 16 && matches!(s.shape, Shape::Torus { .. })).then(|| view! {
+                            <h3>"The same 16 chips as a 2×2×2×2 hypercube"</h3>
+                            <p class="small-note">"A 4-chip ring is a square, so a 4×4 torus is a 4-dimensional hypercube: every link and every hop count is the same."</p>
+                            <Drawing sys=s.clone() layout=hypercube_view() marking=marking id="hypercube-svg"/>
+                        })
+                    }}
+                </div>
+                <Figures sys=sys/>
+            </div>
+        </section>
+    }
+}
+
+/// Hop distances from the selected chip, and who is out of service, for colouring.
+fn state(sys: &System, selected: Option<u32>, failed: Option<u32>) -> (Vec<u32>, Vec<bool>) {
+    let fabric = sys.fabric();
+    let n = fabric.chips();
+    let d = selected.filter(|c| *c < n).map_or_else(|| vec![u32::MAX; n as usize], |c| fabric.distances(c));
+    let mut out = vec![false; n as usize];
+    if let Some(f) = failed.filter(|f| *f < n) {
+        let m = sys.metrics().map(|m| m.blast_radius).unwrap_or(n);
+        if m >= n {
+            out.iter_mut().for_each(|x| *x = true);
+        } else {
+            let start = f - f % m;
+            for c in start..(start + m).min(n) {
+                out[c as usize] = true;
+            }
+        }
+    }
+    (d, out)
+}
+
+const HOP_COLOURS: [&str; 8] = ["#0b3d91", "#1f6fd1", "#4b9be8", "#7fbaf0", "#a9d0f5", "#cfe3f9", "#e3eefb", "#eef4fc"];
+
+/// One SVG drawing of the fabric with clickable chips.
+#[component]
+fn Drawing(
+    /// The system drawn.
+    sys: System,
+    /// Where things go.
+    layout: Layout,
+    /// Whether a click marks a failure instead of selecting.
+    marking: RwSignal<bool>,
+    /// Element id.
+    id: &'static str,
+) -> impl IntoView {
+    let sc = use_scenario();
+    let n = layout.chips.len();
+    let show_numbers = n <= 64;
+    let (w, h) = layout.size;
+    let edges = layout
+        .edges
+        .iter()
+        .map(|e| {
+            let (x0, y0, cx, cy, x1, y1) = e.path;
+            let class = match e.kind {
+                EdgeKind::Link => "edge",
+                EdgeKind::Wrap => "edge wrap",
+                EdgeKind::Slow => "edge slow",
+                EdgeKind::Port => "edge port",
+            };
+            view! { <path class=class d=format!("M{x0:.1},{y0:.1} Q{cx:.1},{cy:.1} {x1:.1},{y1:.1}")/> }
+        })
+        .collect_view();
+    let sys2 = sys.clone();
+    let zchips = layout.chips.clone();
+    let z_links = move || {
+        // Slow-axis (Z) ring of the selected chip's column, for 3-D tori.
+        let Shape::Torus { dims } = &sys2.shape else { return None };
+        if dims.len() < 3 || id != "topology-svg" {
+            return None;
+        }
+        let sel = sc.with(|s| s.topology.selected)?;
+        let c = engine::topology::Fabric::coords(dims, sel);
+        let pts: Vec<(f64, f64)> = (0..dims[2])
+            .map(|z| {
+                let mut d = c.clone();
+                d[2] = z;
+                zchips[engine::topology::Fabric::index(dims, &d) as usize]
+            })
+            .collect();
+        let mut path = String::new();
+        for (k, p) in pts.iter().enumerate() {
+            path.push_str(&format!("{}{:.1},{:.1} ", if k == 0 { "M" } else { "L" }, p.0, p.1));
+        }
+        Some(view! { <path class="edge slow zring" d=path/> })
+    };
+    let sw = layout.switch.map(|(cx, cy, s)| {
+        view! {
+            <rect class="switch" x=cx - s y=cy - s * 0.6 width=2.0 * s height=1.2 * s rx="6"/>
+            <text class="switch-label" x=cx y=cy + 4.0>"switch"</text>
+        }
+    });
+    let captions = layout
+        .captions
+        .iter()
+        .map(|(x, y, t)| view! { <text class="caption" x=*x y=*y>{t.clone()}</text> })
+        .collect_view();
+    let r = layout.radius;
+    let chips = layout.chips.clone();
+    let sys3 = sys.clone();
+    let nodes = move || {
+        let (sel, failed) = sc.with(|s| (s.topology.selected, s.topology.failed));
+        let (dist, out) = state(&sys3, sel, failed);
+        chips
+            .iter()
+            .enumerate()
+            .map(|(i, (x, y))| {
+                let i = i as u32;
+                let d = dist[i as usize];
+                let fill = if out[i as usize] {
+                    "#c8ccd2"
+                } else if d == u32::MAX {
+                    "#5b8fd6"
+                } else {
+                    HOP_COLOURS[(d as usize).min(HOP_COLOURS.len() - 1)]
+                };
+                let text_fill = if d <= 2 && !out[i as usize] { "#fff" } else { "#1b2430" };
+                let click = move || {
+                    if marking.get_untracked() {
+                        sc.update(|s| s.topology.failed = Some(i));
+                    } else {
+                        sc.update(|s| s.topology.selected = Some(i));
+                    }
+                };
+                let label = if d == u32::MAX { format!("chip {i}") } else { format!("chip {i}: {d} hops") };
+                view! {
+                    <g class="chip" class:selected=sel == Some(i) class:failed=failed == Some(i)
+                        tabindex="0" role="button" aria-label=label data-chip=i data-hops=d
+                        on:click=move |_| click()
+                        on:keydown=move |ev| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); click() }>
+                        <circle cx=*x cy=*y r=r fill=fill/>
+                        {(failed == Some(i)).then(|| view! {
+                            <path class="cross" d=format!("M{:.1},{:.1} L{:.1},{:.1} M{:.1},{:.1} L{:.1},{:.1}", x - r * 0.6, y - r * 0.6, x + r * 0.6, y + r * 0.6, x - r * 0.6, y + r * 0.6, x + r * 0.6, y - r * 0.6)/>
+                        })}
+                        {(show_numbers && d != u32::MAX && failed != Some(i)).then(|| view! {
+                            <text x=*x y=y + 4.0 fill=text_fill>{d}</text>
+                        })}
+                    </g>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <svg id=id class="topology" viewBox=format!("0 0 {w:.0} {h:.0}") role="img"
+            style=format!("max-width:{:.0}px", w * 1.5)
+            aria-label=format!("{} drawn chip by chip", sys.name) data-chips=n>
+            {edges}
+            {z_links}
+            {sw}
+            {captions}
+            {nodes}
+        </svg>
+    }
+}
+
+/// The fabric's figures, with the sources of the link figures and the alternatives.
+#[component]
+fn Figures(
+    /// The system.
+    sys: Memo<System>,
+) -> impl IntoView {
+    let sc = use_scenario();
+    move || {
+        let s = sys.get();
+        let Ok(m) = s.metrics() else {
+            return view! { <p class="error">"This fabric is not valid."</p> }.into_any();
+        };
+        let failed = sc.with(|x| x.topology.failed);
+        let blast = match (&s.shape, failed) {
+            (_, None) => None,
+            (Shape::Torus { .. }, Some(f)) => Some(format!(
+                "Chip {f} failed: a torus with a hole is no longer a torus, so all {} chips of this domain leave service until it is repaired (or the job shrinks to a smaller shape).",
+                m.chips
+            )),
+            (Shape::Switch { .. }, Some(f)) => Some(format!(
+                "Chip {f} failed: the switch still joins the other chips, but its service unit of {} chips comes out for repair ({}).",
+                m.blast_radius, s.service_unit.note
+            )),
+        };
+        let links = s
+            .links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let axis = match &s.shape {
+                    Shape::Torus { dims } if dims.len() > 1 => format!("axis {} ({}) link", ["X", "Y", "Z", "W"][i.min(3)], dims[i]),
+                    Shape::Torus { .. } => "link".into(),
+                    Shape::Switch { .. } => "port per chip".into(),
+                };
+                view! {
+                    <tr><th scope="row">{axis}", per direction"</th>
+                    <td><Fig text=l.value.display_si() source=l.source estimate=l.estimate note=l.note/></td></tr>
+                }
+            })
+            .collect_view();
+        let alts = s
+            .alternatives
+            .iter()
+            .map(|a| {
+                let v = if a.unit == "B/s" { engine::BytesPerSec::new(a.figure.value).display_si() } else { format!("{} {}", sig(a.figure.value, 4), a.unit) };
+                view! { <li>{a.what}": "<Fig text=v source=a.figure.source estimate=a.figure.estimate note=a.figure.note/></li> }
+            })
+            .collect_view();
+        let so = s.scale_out;
+        let hl = s.hop_latency;
+        view! {
+            <div class="card figures">
+                <h2>{s.name}</h2>
+                {s.concept.then(|| view! { <p class="badge est">"concept from the brief, not a product"</p> })}
+                <table class="compare" id="topology-figures">
+                    <tbody>
+                        <tr><th scope="row">"Fabric"</th><td>{s.fabric().describe()}</td></tr>
+                        <tr><th scope="row">"Chips"</th><td>{m.chips}</td></tr>
+                        <tr><th scope="row">"Links"</th><td>{m.links}</td></tr>
+                        <tr><th scope="row">"Neighbours per chip"</th><td>{m.degree}</td></tr>
+                        <tr><th scope="row">"Diameter"</th><td data-figure="diameter">{m.diameter}" hops"</td></tr>
+                        <tr><th scope="row">"Mean hop count"</th><td>{sig(m.mean_hops, 4)}</td></tr>
+                        <tr><th scope="row">"Bisection, per direction"</th><td data-figure="bisection">{m.bisection.display_si()}</td></tr>
+                        <tr><th scope="row">"Injection per chip, per direction"</th><td>{m.injection.display_si()}</td></tr>
+                        <tr><th scope="row">"Blast radius"</th><td data-figure="blast">{m.blast_radius}" chips"</td></tr>
+                        {links}
+                        <tr><th scope="row">"Hop latency"</th><td><Fig text=hl.value.display_si() source=hl.source estimate=hl.estimate note=hl.note/></td></tr>
+                        <tr><th scope="row">"Scale-out per chip, per direction"</th><td><Fig text=so.value.display_si() source=so.source estimate=so.estimate note=so.note/></td></tr>
+                    </tbody>
+                </table>
+                {blast.map(|b| view! { <p class="blast" role="status">{b}</p> })}
+                {(!s.alternatives.is_empty()).then(|| view! { <h3>"Other published figures"</h3><ul class="alts">{alts}</ul> })}
+            </div>
+        }
+        .into_any()
+    }
+}
