@@ -77,6 +77,17 @@ async function inputLatency(query, selector, values) {
 const [table] = await inputLatency('?page=chips', 'select[name=format]', ['fp8', 'bf16', 'fp16', 'fp32']);
 const [chart, draws] = await inputLatency('?page=roofline', 'input[name=rfmt][value=fp8]', []);
 console.log(`input change → table recomputed: p50 ${ms(pct(table, 50))}, p95 ${ms(pct(table, 95))}; → roofline recomputed and redrawn: p50 ${ms(pct(chart, 50))}, p95 ${ms(pct(chart, 95))}, of which drawing the canvas p50 ${ms(pct(draws, 50))}, p95 ${ms(pct(draws, 95))} (budget ${FRAME_MS} ms)`);
+// 4. The link-level simulation in the browser: all-reduce of 1 GiB on the 4×4×16 torus.
+const simMs = [];
+for (let i = 0; i < 5; i++) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '?page=collectives&csys=trn2-ultra-256&cop=all-reduce&calgo=torus,bi-ring&nodes=1&size=1GiB');
+  await page.waitForSelector('#collective-table td[data-sim-ms]');
+  simMs.push(...(await page.$$eval('#collective-table td[data-sim-ms]', (tds) => tds.map((t) => Number(t.dataset.simMs)))));
+  await ctx.close();
+}
+console.log(`simulated all-reduce on trn2-ultra-256 in the browser (torus and bi-ring schedules): median ${ms(pct(simMs, 50))}, max ${ms(Math.max(...simMs))} (budget 100 ms)`);
 await browser.close();
 await srv.close();
 

@@ -161,7 +161,7 @@ test('a custom chip travels in the link, marked as custom with its edited figure
 });
 
 test('phone width: nothing overflows the page; tables scroll inside their frame', async () => {
-  for (const q of ['?page=chips', '?page=roofline']) {
+  for (const q of ['?page=chips', '?page=roofline', '?page=topology', '?page=collectives']) {
     const page = await open(q, { width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${q}: page is ${overflow}px wider than the screen`);
@@ -175,6 +175,58 @@ test('nothing leaves the page: every request goes to the app\'s own server', asy
   await page.waitForSelector('#chips-table');
   const foreign = page.requests.filter((u) => !u.startsWith(srv.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, []);
+});
+
+test('topology: a link opens the drawing; clicking shows hop distances and a failure its blast radius', async () => {
+  const page = await open('?page=topology&sys=trn2-ultra-64&sel=0');
+  const svg = page.locator('#topology-svg');
+  assert.equal(await svg.getAttribute('data-chips'), '64');
+  assert.equal(await svg.locator('g.chip').count(), 64);
+  // 4×4×4 torus: chip 0 is 6 hops from the far corner (2 + 2 + 2).
+  assert.equal(await svg.locator('g.chip[data-chip="42"]').getAttribute('data-hops'), '6');
+  assert.equal(await page.textContent('[data-figure="diameter"]'), '6 hops');
+  assert.equal(await page.textContent('[data-figure="bisection"]'), '2.048 TB/s');
+  await svg.locator('g.chip[data-chip="21"]').click();
+  assert.equal(await svg.locator('g.chip[data-chip="21"]').getAttribute('data-hops'), '0');
+  await urlHas(page, 'sel', '21');
+  await page.check('input[name=mark-failed]');
+  await svg.locator('g.chip[data-chip="5"]').click();
+  assert.match(await page.textContent('.blast'), /all 64 chips/);
+  await urlHas(page, 'fail', '5');
+  // The 16-chip torus is drawn beside its hypercube.
+  await page.selectOption('select[name=system]', 'trn2-16');
+  assert.equal(await page.locator('#hypercube-svg g.chip').count(), 16);
+  // A switch: one failure takes out its tray only.
+  const nvl = await open('?page=topology&sys=gb200-nvl72&fail=9');
+  assert.match(await nvl.textContent('.blast'), /service unit of 4 chips/);
+  assert.equal(await nvl.textContent('[data-figure="blast"]'), '4 chips');
+  await page.screenshot({ path: 'out/e2e-topology.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('collectives: a link opens the charts and the table, with measurements beside the model', async () => {
+  const page = await open('?page=collectives&csys=hgx-h200-8,trn2-ultra-64&cop=all-reduce&calgo=ring,auto&nodes=1&size=8GiB');
+  assert.equal(await page.locator('#collective-time').getAttribute('data-series'), '4');
+  const rows = await page.$$eval('#collective-table tbody tr', (trs) => trs.map((t) => t.textContent));
+  assert.equal(rows.length, 4);
+  // 8 × H200 ring all-reduce of 8 GiB: measured 365.6 GB/s busbw (MLE-NET); the model is within 15%.
+  const busbw = Number(await page.getAttribute('#collective-table tbody tr:first-child td[data-busbw]', 'data-busbw'));
+  assert.ok(Math.abs(busbw / 365.6e9 - 1) < 0.15, `busbw ${busbw}`);
+  assert.match(rows[3], /torus/);
+  assert.match(await page.textContent('#calibration-table'), /365\.6 GB\/s/);
+  const before = await page.locator('#collective-busbw').evaluate((c) => c.toDataURL());
+  await page.check('input[name=cop][value=all-gather]');
+  await page.waitForFunction(() => document.querySelector('#collective-time').dataset.series === '8');
+  assert.notEqual(await page.locator('#collective-busbw').evaluate((c) => c.toDataURL()), before);
+  await page.fill('input[name=size]', '-3GiB');
+  await page.press('input[name=size]', 'Enter');
+  assert.match(await page.textContent('.error'), /positive/);
+  await page.fill('input[name=nodes]', '4');
+  await page.press('input[name=nodes]', 'Enter');
+  await urlHas(page, 'nodes', '4');
+  assert.match(await page.textContent('#collective-table'), /hierarchical/);
+  await page.screenshot({ path: 'out/e2e-collectives.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
 });
 
 let passed = 0;

@@ -1,5 +1,86 @@
 //! Charts as pure functions over any plotters backend; components only hand them a canvas.
 
 pub mod canvas;
+pub mod collectives;
 pub mod roofline;
 pub mod topology;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// One line of a legend.
+pub struct LegendEntry {
+    /// Text.
+    pub label: String,
+    /// Line colour.
+    pub color: RGBColor,
+    /// Dashed line.
+    pub dashed: bool,
+}
+
+/// A boxed legend in a corner of `plot` (upper left, or lower right if `lower_right`).
+///
+/// Laid out here rather than by plotters' series labels, which measure text through the DOM;
+/// this asks the backend, which can measure on the canvas.
+///
+/// # Errors
+/// Whatever the backend reports.
+pub fn draw_legend<DB: DrawingBackend>(
+    plot: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+    font: &FontDesc<'_>,
+    scale: f64,
+    lower_right: bool,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let px = |v: f64| (v * scale).round() as i32;
+    let style = TextStyle::from(font.clone()).color(&BLACK);
+    let mut text_w = 0;
+    for e in entries {
+        text_w = text_w.max(plot.estimate_text_size(&e.label, &style)?.0 as i32);
+    }
+    let line_h = (f64::from(px(13.0)) * 1.35) as i32;
+    let (pad, swatch) = (px(8.0), px(20.0));
+    let w = pad * 2 + swatch + pad + text_w;
+    let h = pad * 2 + line_h * entries.len() as i32;
+    let (x, y) = if lower_right {
+        let (pw, ph) = plot.dim_in_pixel();
+        (pw as i32 - w - pad, ph as i32 - h - pad)
+    } else {
+        (pad, pad)
+    };
+    plot.draw(&Rectangle::new(
+        [(x, y), (x + w, y + h)],
+        WHITE.mix(0.88).filled(),
+    ))?;
+    plot.draw(&Rectangle::new(
+        [(x, y), (x + w, y + h)],
+        RGBColor(200, 200, 200).stroke_width(1),
+    ))?;
+    for (k, e) in entries.iter().enumerate() {
+        let cy = y + pad + line_h * k as i32 + line_h / 2;
+        let x0 = x + pad;
+        let d = swatch / 4;
+        let segs = if e.dashed {
+            vec![
+                (x0, x0 + d),
+                (x0 + 2 * d - d / 2, x0 + 3 * d - d / 2),
+                (x0 + swatch - d + d / 2, x0 + swatch),
+            ]
+        } else {
+            vec![(x0, x0 + swatch)]
+        };
+        for (a, b) in segs {
+            plot.draw(&PathElement::new(
+                vec![(a, cy), (b, cy)],
+                e.color.stroke_width(px(2.0) as u32),
+            ))?;
+        }
+        plot.draw(&Text::new(
+            e.label.clone(),
+            (x0 + swatch + pad, cy),
+            style.pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
+    Ok(())
+}

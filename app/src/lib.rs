@@ -91,6 +91,7 @@ fn PageView() -> impl IntoView {
         Page::Chips => pages::chips::ChipsPage().into_any(),
         Page::Roofline => pages::roofline::RooflinePage().into_any(),
         Page::Topology => pages::topology::TopologyPage().into_any(),
+        Page::Collectives => pages::collectives::CollectivesPage().into_any(),
         other => {
             pages::coming::ComingNext(pages::coming::ComingNextProps { page: other }).into_any()
         }

@@ -1,6 +1,7 @@
 //! One module per page of the app.
 
 pub mod chips;
+pub mod collectives;
 pub mod coming;
 pub mod roofline;
 pub mod topology;

@@ -11,8 +11,8 @@ use core::fmt;
 
 use crate::catalog;
 use crate::chip::{Chip, ChipEdit};
-use crate::dtype::Dtype;
 use crate::collective::{Algorithm, Op};
+use crate::dtype::Dtype;
 use crate::roofline::OpSpec;
 use crate::system;
 use crate::units::Bytes;
@@ -149,10 +149,15 @@ pub const MAX_NODES: u32 = 4096;
 impl Default for CollectivesView {
     fn default() -> Self {
         Self {
-            systems: ["trn2-ultra-64", "trn3-ultra-144", "hgx-h200-8", "gb200-nvl72"]
-                .iter()
-                .map(|s| (*s).to_string())
-                .collect(),
+            systems: [
+                "trn2-ultra-64",
+                "trn3-ultra-144",
+                "hgx-h200-8",
+                "gb200-nvl72",
+            ]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect(),
             ops: alloc::vec![Op::AllReduce],
             algorithms: alloc::vec![Algorithm::Auto],
             nodes: 1,
@@ -491,7 +496,10 @@ impl Scenario {
                 }
                 "nodes" => match v.parse::<u32>() {
                     Ok(n) if (1..=MAX_NODES).contains(&n) => s.collectives.nodes = n,
-                    _ => note("nodes", format!("'{v}' is not a node count from 1 to {MAX_NODES}; using 1")),
+                    _ => note(
+                        "nodes",
+                        format!("'{v}' is not a node count from 1 to {MAX_NODES}; using 1"),
+                    ),
                 },
                 "size" => match v.parse::<Bytes>() {
                     Ok(b) if b.get() <= 1e15 => s.collectives.bytes = b.get(),
@@ -505,13 +513,18 @@ impl Scenario {
             s.ops = ops;
         }
         let chips = system::find(&s.topology.system).map_or(0, |x| x.chips());
-        for (key, slot) in [("sel", &mut s.topology.selected), ("fail", &mut s.topology.failed)] {
+        for (key, slot) in [
+            ("sel", &mut s.topology.selected),
+            ("fail", &mut s.topology.failed),
+        ] {
             if let Some(c) = *slot {
                 if c >= chips {
                     *slot = None;
                     notes.push(Notice {
                         key: key.into(),
-                        message: format!("chip {c} does not exist in a {chips}-chip system; ignored"),
+                        message: format!(
+                            "chip {c} does not exist in a {chips}-chip system; ignored"
+                        ),
                     });
                 }
             }
@@ -673,11 +686,16 @@ mod tests {
         assert_eq!(s.topology.failed, None);
         assert_eq!(s.collectives.systems, ["gb200-nvl72"]);
         assert_eq!(s.collectives.ops, [Op::AllGather]);
-        assert_eq!(s.collectives.algorithms, CollectivesView::default().algorithms);
+        assert_eq!(
+            s.collectives.algorithms,
+            CollectivesView::default().algorithms
+        );
         assert_eq!(s.collectives.nodes, 1);
         assert_eq!(s.collectives.bytes, CollectivesView::default().bytes);
         let keys: Vec<&str> = notes.iter().map(|n| n.key.as_str()).collect();
-        for k in ["fail", "csys", "cop", "calgo", "calgo", "nodes", "size", "sel"] {
+        for k in [
+            "fail", "csys", "cop", "calgo", "calgo", "nodes", "size", "sel",
+        ] {
             assert!(keys.contains(&k), "{k} in {keys:?}");
         }
         assert!(notes.iter().any(|n| n.message.contains("16-chip")));

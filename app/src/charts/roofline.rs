@@ -1,8 +1,8 @@
 //! The log-log roofline chart: one roof per chip and format, operations as marked points.
 
+use super::{draw_legend, LegendEntry};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One roof: a chip in one format.
 #[derive(Clone, Debug, PartialEq)]
@@ -223,54 +223,23 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
 
-    // The legend is laid out here rather than by plotters' series labels, which measure
-    // text through the DOM; this asks the backend, which can measure on the canvas.
     if !data.roofs.is_empty() {
-        let plot = chart.plotting_area().strip_coord_spec();
-        let style = TextStyle::from(font.clone()).color(&BLACK);
-        let mut text_w = 0;
-        for r in &data.roofs {
-            text_w = text_w.max(plot.estimate_text_size(&r.label, &style)?.0);
-        }
-        let line_h = (px(13.0) as f64 * 1.35) as i32;
-        let (pad, swatch) = (px(8.0) as i32, px(20.0) as i32);
-        let (x, y) = (pad, pad);
-        let w = pad * 2 + swatch + pad + text_w as i32;
-        let h = pad * 2 + line_h * data.roofs.len() as i32;
-        plot.draw(&Rectangle::new(
-            [(x, y), (x + w, y + h)],
-            WHITE.mix(0.88).filled(),
-        ))?;
-        plot.draw(&Rectangle::new(
-            [(x, y), (x + w, y + h)],
-            RGBColor(200, 200, 200).stroke_width(1),
-        ))?;
-        for (k, r) in data.roofs.iter().enumerate() {
-            let color = PALETTE[r.chip % PALETTE.len()];
-            let cy = y + pad + line_h * k as i32 + line_h / 2;
-            let x0 = x + pad;
-            let seg = if r.format == 0 {
-                vec![(x0, cy, x0 + swatch)]
-            } else {
-                let d = swatch / 4;
-                vec![
-                    (x0, cy, x0 + d),
-                    (x0 + 2 * d - d / 2, cy, x0 + 3 * d - d / 2),
-                    (x0 + swatch - d + d / 2, cy, x0 + swatch),
-                ]
-            };
-            for (a, yy, b) in seg {
-                plot.draw(&PathElement::new(
-                    vec![(a, yy), (b, yy)],
-                    color.stroke_width(px(2.0)),
-                ))?;
-            }
-            plot.draw(&Text::new(
-                r.label.clone(),
-                (x0 + swatch + pad, cy),
-                style.pos(Pos::new(HPos::Left, VPos::Center)),
-            ))?;
-        }
+        let entries: Vec<LegendEntry> = data
+            .roofs
+            .iter()
+            .map(|r| LegendEntry {
+                label: r.label.clone(),
+                color: PALETTE[r.chip % PALETTE.len()],
+                dashed: r.format != 0,
+            })
+            .collect();
+        draw_legend(
+            &chart.plotting_area().strip_coord_spec(),
+            &entries,
+            &font,
+            scale,
+            false,
+        )?;
     }
     let (px, py) = chart.plotting_area().get_pixel_range();
     area.present()?;

@@ -62,12 +62,19 @@ pub fn layout(sys: &System) -> Layout {
 }
 
 fn star(n: u32) -> Layout {
-    let r_chip = if n > 80 { 6.0 } else if n > 24 { 9.0 } else { 16.0 };
+    let r_chip = if n > 80 {
+        6.0
+    } else if n > 24 {
+        9.0
+    } else {
+        16.0
+    };
     let ring = (f64::from(n) * r_chip * 2.6 / core::f64::consts::TAU).max(90.0);
     let c = ring + r_chip + 20.0;
     let chips: Vec<(f64, f64)> = (0..n)
         .map(|i| {
-            let t = f64::from(i) / f64::from(n) * core::f64::consts::TAU - core::f64::consts::FRAC_PI_2;
+            let t =
+                f64::from(i) / f64::from(n) * core::f64::consts::TAU - core::f64::consts::FRAC_PI_2;
             (c + ring * t.cos(), c + ring * t.sin())
         })
         .collect();
@@ -117,13 +124,18 @@ fn torus(dims: &[u32], fabric: &Fabric) -> Layout {
     for i in 0..n {
         let c = Fabric::coords(dims, i);
         let (ox, oy) = origin(c.get(2).copied().unwrap_or(0));
-        chips.push((ox + f64::from(c[0]) * gap, oy + f64::from(c.get(1).copied().unwrap_or(0)) * gap));
+        chips.push((
+            ox + f64::from(c[0]) * gap,
+            oy + f64::from(c.get(1).copied().unwrap_or(0)) * gap,
+        ));
     }
     let mut edges = Vec::new();
     let slow = if let Fabric::Torus { links, .. } = fabric {
         let min = links.iter().map(|b| b.get()).fold(f64::INFINITY, f64::min);
         let max = links.iter().map(|b| b.get()).fold(0.0, f64::max);
-        (0..links.len()).map(|a| links[a].get() == min && min < max).collect::<Vec<_>>()
+        (0..links.len())
+            .map(|a| links[a].get() == min && min < max)
+            .collect::<Vec<_>>()
     } else {
         vec![false; dims.len()]
     };
@@ -138,7 +150,11 @@ fn torus(dims: &[u32], fabric: &Fabric) -> Layout {
             d[a] = (c[a] + 1) % k;
             let j = Fabric::index(dims, &d);
             let (p, q) = (chips[i as usize], chips[j as usize]);
-            let kind = if slow[a] { EdgeKind::Slow } else { EdgeKind::Link };
+            let kind = if slow[a] {
+                EdgeKind::Slow
+            } else {
+                EdgeKind::Link
+            };
             if d[a] == 0 && k > 2 {
                 // The wraparound: a dashed stub leaving each end of the row or column.
                 let stub = gap * 0.42;
@@ -147,10 +163,25 @@ fn torus(dims: &[u32], fabric: &Fabric) -> Layout {
                 } else {
                     ((p.0, p.1 + stub), (q.0, q.1 - stub))
                 };
-                edges.push(Edge { a: i, b: j, kind: EdgeKind::Wrap, path: line(p, out_p) });
-                edges.push(Edge { a: j, b: i, kind: EdgeKind::Wrap, path: line(q, out_q) });
+                edges.push(Edge {
+                    a: i,
+                    b: j,
+                    kind: EdgeKind::Wrap,
+                    path: line(p, out_p),
+                });
+                edges.push(Edge {
+                    a: j,
+                    b: i,
+                    kind: EdgeKind::Wrap,
+                    path: line(q, out_q),
+                });
             } else {
-                edges.push(Edge { a: i, b: j, kind, path: line(p, q) });
+                edges.push(Edge {
+                    a: i,
+                    b: j,
+                    kind,
+                    path: line(p, q),
+                });
             }
         }
     }
@@ -225,8 +256,14 @@ mod tests {
         let l = layout(&s);
         assert_eq!(l.chips.len(), 16);
         // 4×4 torus: 24 grid links and 8 wraparounds, each drawn as a stub at both ends.
-        assert_eq!(l.edges.iter().filter(|e| e.kind != EdgeKind::Wrap).count(), 24);
-        assert_eq!(l.edges.iter().filter(|e| e.kind == EdgeKind::Wrap).count(), 16);
+        assert_eq!(
+            l.edges.iter().filter(|e| e.kind != EdgeKind::Wrap).count(),
+            24
+        );
+        assert_eq!(
+            l.edges.iter().filter(|e| e.kind == EdgeKind::Wrap).count(),
+            16
+        );
         let u = layout(&find("trn2-ultra-64").unwrap());
         assert_eq!(u.captions.len(), 4, "four layers");
         let sw = layout(&find("gb200-nvl72").unwrap());

@@ -185,18 +185,8 @@ fn Chart(
             }
         }
     };
-    let download_csv = move |_| {
-        let csv = to_csv(&data.get_untracked());
-        let parts = js_sys::Array::of1(&csv.into());
-        let opts = web_sys::BlobPropertyBag::new();
-        opts.set_type("text/csv");
-        if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) {
-            if let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) {
-                save(&url, "roofline.csv");
-                web_sys::Url::revoke_object_url(&url).ok();
-            }
-        }
-    };
+    let download_csv =
+        move |_| save_text(&to_csv(&data.get_untracked()), "roofline.csv", "text/csv");
     let on_move = move |ev: web_sys::MouseEvent| {
         let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
         let at = frame.with_value(|f| f.and_then(|(f, dpr)| f.intensity_at(x * dpr, y * dpr)));
@@ -266,6 +256,19 @@ fn Readout(
             {(!near.is_empty()).then(|| format!(" · operation {}", near.join(", ")))}
             <ul>{lines}</ul>
         </div>
+    }
+}
+
+/// Offer `text` as a file download (a blob URL: nothing leaves the page).
+pub fn save_text(text: &str, name: &str, mime: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) {
+        if let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) {
+            save(&url, name);
+            web_sys::Url::revoke_object_url(&url).ok();
+        }
     }
 }
 

@@ -14,7 +14,9 @@ use crate::widgets::Fig;
 pub fn TopologyPage() -> impl IntoView {
     let sc = use_scenario();
     let sys = Memo::new(move |_| {
-        sc.with(|s| system::find(&s.topology.system).unwrap_or_else(|_| system::presets().remove(0)))
+        sc.with(|s| {
+            system::find(&s.topology.system).unwrap_or_else(|_| system::presets().remove(0))
+        })
     });
     let marking = RwSignal::new(false);
     view! {
@@ -90,7 +92,9 @@ pub fn TopologyPage() -> impl IntoView {
 fn state(sys: &System, selected: Option<u32>, failed: Option<u32>) -> (Vec<u32>, Vec<bool>) {
     let fabric = sys.fabric();
     let n = fabric.chips();
-    let d = selected.filter(|c| *c < n).map_or_else(|| vec![u32::MAX; n as usize], |c| fabric.distances(c));
+    let d = selected
+        .filter(|c| *c < n)
+        .map_or_else(|| vec![u32::MAX; n as usize], |c| fabric.distances(c));
     let mut out = vec![false; n as usize];
     if let Some(f) = failed.filter(|f| *f < n) {
         let m = sys.metrics().map(|m| m.blast_radius).unwrap_or(n);
@@ -106,7 +110,9 @@ fn state(sys: &System, selected: Option<u32>, failed: Option<u32>) -> (Vec<u32>,
     (d, out)
 }
 
-const HOP_COLOURS: [&str; 8] = ["#0b3d91", "#1f6fd1", "#4b9be8", "#7fbaf0", "#a9d0f5", "#cfe3f9", "#e3eefb", "#eef4fc"];
+const HOP_COLOURS: [&str; 8] = [
+    "#0b3d91", "#1f6fd1", "#4b9be8", "#7fbaf0", "#a9d0f5", "#cfe3f9", "#e3eefb", "#eef4fc",
+];
 
 /// One SVG drawing of the fabric with clickable chips.
 #[component]
@@ -142,7 +148,9 @@ fn Drawing(
     let zchips = layout.chips.clone();
     let z_links = move || {
         // Slow-axis (Z) ring of the selected chip's column, for 3-D tori.
-        let Shape::Torus { dims } = &sys2.shape else { return None };
+        let Shape::Torus { dims } = &sys2.shape else {
+            return None;
+        };
         if dims.len() < 3 || id != "topology-svg" {
             return None;
         }
@@ -157,7 +165,12 @@ fn Drawing(
             .collect();
         let mut path = String::new();
         for (k, p) in pts.iter().enumerate() {
-            path.push_str(&format!("{}{:.1},{:.1} ", if k == 0 { "M" } else { "L" }, p.0, p.1));
+            path.push_str(&format!(
+                "{}{:.1},{:.1} ",
+                if k == 0 { "M" } else { "L" },
+                p.0,
+                p.1
+            ));
         }
         Some(view! { <path class="edge slow zring" d=path/> })
     };

@@ -1,0 +1,260 @@
+//! Time and bus bandwidth against message size (log-log), like the charts of nccl-tests, with
+//! measured calibration points drawn beside the prediction.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::roofline::PALETTE;
+use super::{draw_legend, LegendEntry};
+
+/// Which quantity the y axis shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Seconds.
+    Time,
+    /// Bus bandwidth, B/s.
+    Busbw,
+}
+
+/// One predicted curve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Colour index (system).
+    pub color: usize,
+    /// Dashed (second and later op/algorithm of a system).
+    pub dashed: bool,
+    /// (bytes, seconds, busbw B/s) per size.
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// A published measurement placed on the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// Short tag, matching the calibration table: `M1`.
+    pub tag: String,
+    /// Colour index (system).
+    pub color: usize,
+    /// Message size.
+    pub bytes: f64,
+    /// Which chart it belongs on.
+    pub metric: Metric,
+    /// The measured value.
+    pub value: f64,
+}
+
+/// Everything both charts show.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct CollectiveData {
+    /// Predicted curves.
+    pub series: Vec<Series>,
+    /// Measured points.
+    pub measured: Vec<Measurement>,
+}
+
+fn y_of(m: Metric, p: &(f64, f64, f64)) -> f64 {
+    match m {
+        Metric::Time => p.1,
+        Metric::Busbw => p.2,
+    }
+}
+
+fn decade(v: f64, up: bool) -> f64 {
+    let l = v.log10();
+    10f64.powf(if up { l.ceil() } else { l.floor() })
+}
+
+/// Axis ranges covering every point and measurement.
+#[must_use]
+pub fn ranges(d: &CollectiveData, m: Metric) -> ((f64, f64), (f64, f64)) {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    let (mut x0, mut x1) = (f64::INFINITY, 0.0f64);
+    for s in &d.series {
+        for p in &s.points {
+            let y = y_of(m, p);
+            if y.is_finite() && y > 0.0 {
+                lo = lo.min(y);
+                hi = hi.max(y);
+            }
+            x0 = x0.min(p.0);
+            x1 = x1.max(p.0);
+        }
+    }
+    for q in d.measured.iter().filter(|q| q.metric == m) {
+        lo = lo.min(q.value);
+        hi = hi.max(q.value);
+    }
+    if !(lo.is_finite() && hi > 0.0) {
+        return ((8.0, 16.0 * 1_073_741_824.0), (1e-6, 1.0));
+    }
+    (
+        (x0.min(8.0), x1.max(1024.0)),
+        (decade(lo, false), decade(hi * 1.5, true)),
+    )
+}
+
+/// Draw `metric` against size on `area`; `scale` multiplies line widths and fonts.
+///
+/// # Errors
+/// Whatever the backend reports.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    d: &CollectiveData,
+    metric: Metric,
+    scale: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let px = |v: f64| (v * scale).round() as u32;
+    area.fill(&WHITE)?;
+    let ((x0, x1), (y0, y1)) = ranges(d, metric);
+    let font = ("sans-serif", f64::from(px(12.0))).into_font();
+    let mut chart = ChartBuilder::on(area)
+        .margin(px(10.0))
+        .x_label_area_size(px(40.0))
+        .y_label_area_size(px(62.0))
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())?;
+    let ydesc = match metric {
+        Metric::Time => "Time",
+        Metric::Busbw => "Bus bandwidth (B/s)",
+    };
+    chart
+        .configure_mesh()
+        .x_desc("Message size (nccl-tests convention)")
+        .y_desc(ydesc)
+        .x_label_formatter(&|v| engine::units::si(*v, "B").replace(' ', ""))
+        .y_label_formatter(&|v| match metric {
+            Metric::Time => engine::Seconds::new(*v).display_si().replace(' ', ""),
+            Metric::Busbw => engine::units::si(*v, "").replace(' ', ""),
+        })
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(240, 240, 240))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .draw()?;
+    for s in &d.series {
+        let color = PALETTE[s.color % PALETTE.len()];
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .map(|p| (p.0, y_of(metric, p)))
+            .filter(|p| p.1.is_finite() && p.1 > 0.0)
+            .collect();
+        let style = color.stroke_width(px(2.0));
+        if s.dashed {
+            chart.draw_series(DashedLineSeries::new(pts, px(6.0), px(4.0), style))?;
+        } else {
+            chart.draw_series(LineSeries::new(pts, style))?;
+        }
+    }
+    for q in d.measured.iter().filter(|q| q.metric == metric) {
+        let color = PALETTE[q.color % PALETTE.len()];
+        let r = px(6.0) as i32;
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((q.bytes, q.value))
+                + Polygon::new(vec![(0, -r), (r, 0), (0, r), (-r, 0)], color.filled())
+                + Polygon::new(
+                    vec![(0, -r), (r, 0), (0, r), (-r, 0)],
+                    BLACK.stroke_width(1),
+                )
+                + Text::new(q.tag.clone(), (r + 3, -r), font.clone()),
+        ))?;
+    }
+    if !d.series.is_empty() {
+        let entries: Vec<LegendEntry> = d
+            .series
+            .iter()
+            .map(|s| LegendEntry {
+                label: s.label.clone(),
+                color: PALETTE[s.color % PALETTE.len()],
+                dashed: s.dashed,
+            })
+            .collect();
+        draw_legend(
+            &chart.plotting_area().strip_coord_spec(),
+            &entries,
+            &font,
+            scale,
+            metric == Metric::Busbw,
+        )?;
+    }
+    area.present()
+}
+
+/// Both charts' data as CSV.
+#[must_use]
+pub fn to_csv(d: &CollectiveData) -> String {
+    let mut s = String::from("series,bytes,time_s,busbw_bytes_per_s\n");
+    for x in &d.series {
+        for p in &x.points {
+            s.push_str(&format!(
+                "\"{}\",{},{},{}\n",
+                x.label.replace('"', "'"),
+                p.0,
+                p.1,
+                p.2
+            ));
+        }
+    }
+    for q in &d.measured {
+        let (t, b) = match q.metric {
+            Metric::Time => (q.value.to_string(), String::new()),
+            Metric::Busbw => (String::new(), q.value.to_string()),
+        };
+        s.push_str(&format!("\"measured {}\",{},{t},{b}\n", q.tag, q.bytes));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> CollectiveData {
+        CollectiveData {
+            series: vec![Series {
+                label: "NVL72 all-reduce auto".into(),
+                color: 0,
+                dashed: false,
+                points: (3..35)
+                    .map(|k| {
+                        let b = 2f64.powi(k);
+                        let t = 4e-6 + b / 4e11;
+                        (b, t, b / t * 1.97)
+                    })
+                    .collect(),
+            }],
+            measured: vec![Measurement {
+                tag: "M1".into(),
+                color: 0,
+                bytes: 8.0 * 1_073_741_824.0,
+                metric: Metric::Busbw,
+                value: 8.5e11,
+            }],
+        }
+    }
+
+    #[test]
+    fn both_charts_draw_with_legend_and_measurement() {
+        for m in [Metric::Time, Metric::Busbw] {
+            let mut svg = String::new();
+            {
+                let area = SVGBackend::with_string(&mut svg, (700, 420)).into_drawing_area();
+                draw(&area, &sample(), m, 1.0).unwrap();
+            }
+            assert!(svg.contains("NVL72 all-reduce auto"));
+            assert_eq!(
+                svg.contains("M1"),
+                m == Metric::Busbw,
+                "the measurement sits on its own chart"
+            );
+        }
+    }
+
+    #[test]
+    fn ranges_cover_curves_and_measurements() {
+        let ((x0, x1), (y0, y1)) = ranges(&sample(), Metric::Busbw);
+        assert!(x0 <= 8.0 && x1 >= 16.0 * 1_073_741_824.0);
+        assert!(y1 >= 8.5e11 && y0 <= 8.0 / 4e-6);
+        assert_eq!(to_csv(&sample()).lines().count(), 1 + 32 + 1);
+    }
+}

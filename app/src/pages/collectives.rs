@@ -1,0 +1,393 @@
+//! Collectives page: time and bus bandwidth against message size for chosen systems,
+//! operations and algorithms; a table at one size with formulas and the link-level
+//! simulation beside the analytic figure; the published measurements beside the model.
+
+use engine::collective::{self, estimate, sim, Algorithm, Measured, Op};
+use engine::system::{self, Cluster};
+use engine::units::sig;
+use engine::Bytes;
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::JsCast;
+
+use crate::charts::canvas::MeasuringCanvas;
+use crate::charts::collectives::{draw, to_csv, CollectiveData, Measurement, Metric, Series};
+use crate::charts::roofline::css_color;
+use crate::state::use_scenario;
+use crate::widgets::{Derived, Fig};
+
+/// Sizes on the x axis: 8 B to 16 GiB in powers of two.
+fn sizes() -> impl Iterator<Item = f64> {
+    (3..=34).map(|k| 2f64.powi(k))
+}
+
+/// Controls, charts and tables.
+#[component]
+pub fn CollectivesPage() -> impl IntoView {
+    let sc = use_scenario();
+    let data = Memo::new(move |_| {
+        sc.with(|s| {
+            let v = &s.collectives;
+            let mut d = CollectiveData::default();
+            for (si, id) in v.systems.iter().enumerate() {
+                let Ok(sys) = system::find(id) else { continue };
+                let cl = Cluster {
+                    system: sys.clone(),
+                    nodes: v.nodes,
+                };
+                let mut k = 0;
+                for op in &v.ops {
+                    for algo in &v.algorithms {
+                        let points: Vec<(f64, f64, f64)> = sizes()
+                            .filter_map(|b| estimate(&cl, *op, Bytes::new(b), *algo).ok())
+                            .map(|e| (e.bytes.get(), e.time.get(), e.busbw.get()))
+                            .collect();
+                        if points.is_empty() {
+                            continue;
+                        }
+                        d.series.push(Series {
+                            label: format!("{} {} {}", sys.id, op.id(), algo.id()),
+                            color: si,
+                            dashed: k > 0,
+                            points,
+                        });
+                        k += 1;
+                    }
+                }
+            }
+            for (i, c) in collective::calibration().iter().enumerate() {
+                if let Some(si) = v.systems.iter().position(|x| x == c.system) {
+                    if v.ops.contains(&c.op) && v.nodes == c.nodes {
+                        d.measured.push(Measurement {
+                            tag: format!("M{}", i + 1),
+                            color: si,
+                            bytes: c.bytes.get(),
+                            metric: match c.measured {
+                                Measured::Busbw(_) => Metric::Busbw,
+                                Measured::Time(_) => Metric::Time,
+                            },
+                            value: c.value(),
+                        });
+                    }
+                }
+            }
+            d
+        })
+    });
+    let csv = move |_| {
+        crate::pages::roofline::save_text(
+            &to_csv(&data.get_untracked()),
+            "collectives.csv",
+            "text/csv",
+        )
+    };
+    view! {
+        <section class="page collectives-page">
+            <h1>"Collectives"</h1>
+            <p class="lead">
+                "Alpha-beta model: time = steps × per-step latency + bytes on the busiest link ÷ its bandwidth × efficiency. "
+                "busbw is algbw × 2(n−1)/n for all-reduce and × (n−1)/n for all-gather, reduce-scatter and all-to-all, as nccl-tests reports it."
+            </p>
+            <Controls/>
+            <div class="chart-pair">
+                <CanvasChart id="collective-time" data=data metric=Metric::Time/>
+                <CanvasChart id="collective-busbw" data=data metric=Metric::Busbw/>
+            </div>
+            <p class="chart-tools"><button class="small" on:click=csv>"Download CSV"</button></p>
+            <AtSize/>
+            <CalibrationTable/>
+        </section>
+    }
+}
+
+/// Checkbox lists and the node count and size fields.
+#[component]
+fn Controls() -> impl IntoView {
+    let sc = use_scenario();
+    let error = RwSignal::new(None::<String>);
+    let systems = system::presets()
+        .into_iter()
+        .map(|x| {
+            let id = x.id;
+            view! {
+                <label class="check">
+                    <input type="checkbox" name="csys" value=id
+                        prop:checked=move || sc.with(|s| s.collectives.systems.iter().any(|y| y == id))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            sc.update(|s| {
+                                s.collectives.systems.retain(|y| y != id);
+                                if on { s.collectives.systems.push(id.into()); }
+                            });
+                        }/>
+                    {x.name}
+                </label>
+            }
+        })
+        .collect_view();
+    let ops = Op::ALL
+        .into_iter()
+        .map(|op| {
+            view! {
+                <label class="check">
+                    <input type="checkbox" name="cop" value=op.id()
+                        prop:checked=move || sc.with(|s| s.collectives.ops.contains(&op))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            sc.update(|s| {
+                                s.collectives.ops.retain(|y| *y != op);
+                                if on { s.collectives.ops.push(op); }
+                            });
+                        }/>
+                    {op.id()}
+                </label>
+            }
+        })
+        .collect_view();
+    let algos = Algorithm::ALL
+        .into_iter()
+        .map(|a| {
+            view! {
+                <label class="check">
+                    <input type="checkbox" name="calgo" value=a.id()
+                        prop:checked=move || sc.with(|s| s.collectives.algorithms.contains(&a))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            sc.update(|s| {
+                                s.collectives.algorithms.retain(|y| *y != a);
+                                if on { s.collectives.algorithms.push(a); }
+                            });
+                        }/>
+                    {a.id()}
+                </label>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="controls">
+            <fieldset class="picker"><legend>"Systems"</legend>{systems}</fieldset>
+            <fieldset class="picker"><legend>"Operations"</legend>{ops}</fieldset>
+            <fieldset class="picker"><legend>"Algorithms"</legend>{algos}</fieldset>
+            <fieldset class="picker">
+                <legend>"Scale"</legend>
+                <label class="inline">"Nodes "
+                    <input type="text" inputmode="numeric" name="nodes" size="5"
+                        prop:value=move || sc.with(|s| s.collectives.nodes.to_string())
+                        on:change=move |ev| {
+                            let raw = event_target_value(&ev);
+                            match raw.trim().parse::<u32>() {
+                                Ok(n) if (1..=engine::scenario::MAX_NODES).contains(&n) => {
+                                    error.set(None);
+                                    sc.update(|s| s.collectives.nodes = n);
+                                }
+                                _ => error.set(Some(format!("Nodes: '{raw}' is not a whole number from 1 to {}; kept the previous value.", engine::scenario::MAX_NODES))),
+                            }
+                        }/>
+                </label>
+                <label class="inline">" Size "
+                    <input type="text" name="size" size="9"
+                        prop:value=move || sc.with(|s| Bytes::new(s.collectives.bytes).display_iec().replace(' ', ""))
+                        on:change=move |ev| {
+                            let raw = event_target_value(&ev);
+                            match raw.parse::<Bytes>() {
+                                Ok(b) if b.get() <= 1e15 => {
+                                    error.set(None);
+                                    sc.update(|s| s.collectives.bytes = b.get());
+                                }
+                                Ok(_) => error.set(Some("Size: at most 1 PB.".into())),
+                                Err(e) => error.set(Some(format!("Size: {e}; kept the previous value."))),
+                            }
+                        }/>
+                </label>
+            </fieldset>
+        </div>
+        {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+    }
+}
+
+/// A canvas drawing one metric of the data, sized by a ResizeObserver, crisp at any DPR.
+#[component]
+fn CanvasChart(
+    /// Element id of the canvas.
+    id: &'static str,
+    /// The curves.
+    data: Memo<CollectiveData>,
+    /// Which metric.
+    metric: Metric,
+) -> impl IntoView {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let width = RwSignal::new(0.0f64);
+    Effect::new(move |_| {
+        let Some(el) = wrap.get() else { return };
+        width.set(f64::from(el.client_width()));
+        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                    let w = e.content_rect().width();
+                    if (w - width.get_untracked()).abs() >= 1.0 {
+                        width.set(w);
+                    }
+                }
+            },
+        );
+        if let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+            ro.observe(&el);
+            let keep = SendWrapper::new((ro, cb));
+            on_cleanup(move || {
+                let (ro, cb) = keep.take();
+                ro.disconnect();
+                drop(cb);
+            });
+        }
+    });
+    Effect::new(move |_| {
+        let d = data.get();
+        let w = width.get();
+        let Some(c) = canvas.get() else { return };
+        if w <= 0.0 {
+            return;
+        }
+        let w = w.max(260.0);
+        let h = (w * 0.7).clamp(240.0, 460.0);
+        let dpr = web_sys::window()
+            .map_or(1.0, |w| w.device_pixel_ratio())
+            .max(1.0);
+        c.set_width((w * dpr) as u32);
+        c.set_height((h * dpr) as u32);
+        let style = c.unchecked_ref::<web_sys::HtmlElement>().style();
+        style.set_property("width", &format!("{w}px")).ok();
+        style.set_property("height", &format!("{h}px")).ok();
+        let Some(backend) = MeasuringCanvas::new(c.clone()) else {
+            return;
+        };
+        if let Err(e) = draw(
+            &backend.into_drawing_area(),
+            &d,
+            metric,
+            dpr * if w < 480.0 { 0.85 } else { 1.0 },
+        ) {
+            web_sys::console::error_1(&format!("collectives chart: {e:?}").into());
+        }
+        c.set_attribute("data-series", &d.series.len().to_string())
+            .ok();
+    });
+    view! {
+        <figure class="chart">
+            <div class="canvas-wrap" node_ref=wrap>
+                <canvas node_ref=canvas id=id role="img"
+                    aria-label=match metric { Metric::Time => "Time against message size", Metric::Busbw => "Bus bandwidth against message size" }></canvas>
+            </div>
+        </figure>
+    }
+}
+
+/// The table at the chosen size: analytic terms, formula, and the simulation beside them.
+#[component]
+fn AtSize() -> impl IntoView {
+    let sc = use_scenario();
+    move || {
+        sc.with(|s| {
+            let v = &s.collectives;
+            let bytes = Bytes::new(v.bytes);
+            let mut rows = Vec::new();
+            for (si, id) in v.systems.iter().enumerate() {
+                let Ok(sys) = system::find(id) else { continue };
+                let cl = Cluster { system: sys.clone(), nodes: v.nodes };
+                for op in &v.ops {
+                    for algo in &v.algorithms {
+                        let head = view! {
+                            <th scope="row"><span class="swatch" style=format!("background:{}", css_color(si))></span>{sys.name}" · "{op.id()}" · "{algo.id()}</th>
+                        };
+                        match estimate(&cl, *op, bytes, *algo) {
+                            Err(e) => rows.push(view! { <tr>{head}<td colspan="7"><span class="na">{e.to_string()}</span></td></tr> }.into_any()),
+                            Ok(e) => {
+                                let perf = web_sys::window().and_then(|w| w.performance());
+                                let t0 = perf.as_ref().map_or(0.0, web_sys::Performance::now);
+                                let simulated = (v.nodes == 1).then(|| {
+                                    let sa = if *op == Op::AllToAll { Algorithm::Direct } else { e.algorithm };
+                                    sim::simulate(&sys.fabric(), *op, bytes, sa, sys.hop_latency.value, sys.link_efficiency.value)
+                                });
+                                // The benchmark reads how long the simulation took in the browser.
+                                let sim_ms = format!("{:.3}", perf.as_ref().map_or(0.0, web_sys::Performance::now) - t0);
+                                let sim_cell = match simulated {
+                                    None => view! { <span class="na">"one domain only"</span> }.into_any(),
+                                    Some(Err(_)) => view! { <span class="na">"not simulated"</span> }.into_any(),
+                                    Some(Ok(r)) => {
+                                        let ratio = r.time.get() / e.time.get();
+                                        view! {
+                                            <Derived text=format!("{} ({}×)", r.time, sig(ratio, 3))
+                                                formula=format!("{} steps, {} flows, up to {} flows sharing a link; simulated ÷ analytic = {}", r.steps, r.flows, r.max_link_sharing, sig(ratio, 4))/>
+                                        }
+                                        .into_any()
+                                    }
+                                };
+                                rows.push(view! {
+                                    <tr>
+                                        {head}
+                                        <td>{e.algorithm.id()}</td>
+                                        <td><Derived text=e.time.display_si() formula=e.formula.clone()/></td>
+                                        <td>{e.latency_term.display_si()}</td>
+                                        <td>{e.bandwidth_term.display_si()}</td>
+                                        <td>{e.algbw.display_si()}</td>
+                                        <td data-busbw=e.busbw.get()>{e.busbw.display_si()}</td>
+                                        <td data-sim-ms=sim_ms>{sim_cell}</td>
+                                    </tr>
+                                }.into_any());
+                            }
+                        }
+                    }
+                }
+            }
+            view! {
+                <h2>{format!("At {} on {} node{}", bytes.display_iec(), v.nodes, if v.nodes == 1 { "" } else { "s" })}</h2>
+                <div class="table-wrap">
+                    <table class="compare" id="collective-table">
+                        <thead><tr>
+                            <th scope="col">"System · operation · algorithm"</th><th scope="col">"Used"</th>
+                            <th scope="col">"Time"</th><th scope="col">"Latency term"</th><th scope="col">"Bandwidth term"</th>
+                            <th scope="col">"algbw"</th><th scope="col">"busbw"</th><th scope="col">"Simulated"</th>
+                        </tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }
+        })
+    }
+}
+
+/// Every published measurement against the model's figure for it.
+#[component]
+fn CalibrationTable() -> impl IntoView {
+    let rows = collective::calibration()
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let predicted = c.predicted().ok();
+            let fmt = |x: f64| match c.measured {
+                Measured::Busbw(_) => engine::BytesPerSec::new(x).display_si(),
+                Measured::Time(_) => engine::Seconds::new(x).display_si(),
+            };
+            let err = predicted.map(|p| p / c.value() - 1.0);
+            view! {
+                <tr>
+                    <th scope="row"><span class="tag">{format!("M{}", i + 1)}</span>{c.label}</th>
+                    <td><Fig text=fmt(c.value()) source=engine::Source::Cited { citation: c.source }/></td>
+                    <td>{predicted.map(fmt).unwrap_or_default()}</td>
+                    <td class:off=err.is_some_and(|e| e.abs() > 0.15)>{err.map(|e| format!("{:+.1}%", e * 100.0)).unwrap_or_default()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h2>"The model against measurements"</h2>
+        <p class="small-note">"Efficiencies and the EFA step latency are set from these points (see each system's sources); all fall within 15%. The model has no protocol switch: small-message NCCL paths (LL, tree) are folded into the per-step latency."</p>
+        <div class="table-wrap">
+            <table class="compare" id="calibration-table">
+                <thead><tr><th scope="col">"Measurement"</th><th scope="col">"Measured"</th><th scope="col">"Model"</th><th scope="col">"Difference"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
