@@ -17,6 +17,7 @@ pub mod source;
 pub mod system;
 pub mod topology;
 pub mod units;
+pub mod workload;
 
 pub use catalog::{find, presets, CatalogError};
 pub use chip::{Chip, ChipEdit, EditError, Field, MemoryLevel, Peak};
