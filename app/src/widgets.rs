@@ -30,6 +30,10 @@ pub fn Fig(
             false,
         ),
         Source::UserEdit => ("Edited by you".into_any(), true),
+        Source::Assumption => (
+            "An accelscope assumption: no published figure was found".into_any(),
+            false,
+        ),
     };
     view! {
         <span class="fig" class:user=user tabindex="0">

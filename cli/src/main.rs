@@ -4,11 +4,13 @@
 //! Bad input prints a message naming the valid choices and exits with code 2.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use engine::catalog;
 use engine::collective::{self, estimate, sim, Algorithm, Op};
 use engine::system::{self, Cluster};
+use engine::{tco, workload};
 use engine::{Bytes, Chip, Dtype, FlopPerByte, OpSpec, Roofline};
 use serde_json::{json, Value};
 
@@ -25,6 +27,11 @@ commands:
   collective --system ID --op OP --bytes SIZE [--nodes N] [--algo A] [--sim] [--json]
                                          time, algbw and busbw of one collective
   calibration [--json]                   the model against published measurements
+  train --system ID --model M --dtype F [--nodes N] [--tokens T] [--batch GBS]
+        [--tp T --pp P --dp D] [--usd-per-chip-hour X] [--json]
+                                         step time, tokens/s, MFU, time and cost to train
+  infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
+        [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
 
 operation specs (--op): gemm:M,N,K  elem:elements,reads,writes,flop_per_element
   prefill:batch,seq,heads,kv_heads,head_dim  attn-decode:batch,context,heads,kv_heads,head_dim
@@ -43,7 +50,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(out) => {
-            println!("{out}");
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = writeln!(std::io::stdout(), "{out}");
             ExitCode::SUCCESS
         }
         Err(Usage(msg)) => {
@@ -328,9 +336,213 @@ fn run(args: &[String]) -> Result<String, Usage> {
             }
             Ok(s.trim_end().into())
         }
+        "train" => {
+            let a = Args::parse(
+                rest,
+                &[
+                    "system",
+                    "nodes",
+                    "model",
+                    "dtype",
+                    "tokens",
+                    "batch",
+                    "tp",
+                    "pp",
+                    "dp",
+                    "usd-per-chip-hour",
+                ],
+                &["json"],
+            )?;
+            no_positionals(&a)?;
+            let sys = system::find(a.required("system")?)?;
+            let chip = catalog::find(sys.chip)?;
+            let nodes = count(a.value("nodes"), "nodes", 1)?;
+            let model = workload::find_model(a.required("model")?)?;
+            let dtype: Dtype = a.required("dtype")?.parse()?;
+            let tokens = positive(a.value("tokens"), "tokens", 1e12)?;
+            let batch = count(a.value("batch"), "batch", 1024)?;
+            let cluster = Cluster { system: sys, nodes };
+            let mut cfg = workload::TrainConfig {
+                model,
+                dtype,
+                global_batch: batch,
+                layout: workload::Layout {
+                    tp: 1,
+                    pp: 1,
+                    dp: 1,
+                    ep: 1,
+                    micro_batch: 1,
+                    shard_optimizer: true,
+                    recompute: true,
+                },
+                matmul_efficiency: 0.8,
+                dp_overlap: 0.0,
+                tp_overlap: 0.0,
+            };
+            let r = match (a.value("tp"), a.value("pp"), a.value("dp")) {
+                (None, None, None) => workload::best_layout(&cluster, &chip, &cfg)?,
+                (tp, pp, dp) => {
+                    cfg.layout.tp = count(tp, "tp", 1)?;
+                    cfg.layout.pp = count(pp, "pp", 1)?;
+                    cfg.layout.dp = count(
+                        dp,
+                        "dp",
+                        (cluster.chips() / (cfg.layout.tp * cfg.layout.pp).max(1)).max(1),
+                    )?;
+                    workload::train(&cluster, &chip, &cfg)?
+                }
+            };
+            let price = pricing(&a, sys_chip(&cluster))?;
+            let time = tokens / r.tokens_per_s;
+            let v = json!({
+                "system": cluster.system.id,
+                "nodes": nodes,
+                "chips": cluster.chips(),
+                "model": cfg.model.id,
+                "dtype": dtype.id(),
+                "tokens": tokens,
+                "tokens_per_s": r.tokens_per_s,
+                "mfu": r.mfu,
+                "step_s": r.step.get(),
+                "time_s": time,
+                "chip_hours": time / 3600.0 * f64::from(cluster.chips()),
+                "usd_per_chip_hour": price.0,
+                "price_source": price.1,
+                "cost_usd": tco::cost_of(&price.2, cluster.chips(), time),
+                "memory_per_chip_bytes": r.memory.total(),
+                "formula": r.formula,
+            });
+            if a.flag("json") {
+                Ok(pretty(&v))
+            } else {
+                Ok(format!(
+                    "{} on {} × {}: {:.0} tokens/s, MFU {:.1}%, {} tokens in {:.1} days, ${:.0} at ${:.2}/chip-hour\n{}",
+                    cfg.model.name, nodes, cluster.system.name, r.tokens_per_s, r.mfu * 100.0, tokens, time / 86400.0,
+                    v["cost_usd"].as_f64().unwrap_or(0.0), price.0, r.formula
+                ))
+            }
+        }
+        "infer" => {
+            let a = Args::parse(
+                rest,
+                &[
+                    "system",
+                    "nodes",
+                    "model",
+                    "dtype",
+                    "batch",
+                    "prompt",
+                    "output",
+                    "usd-per-chip-hour",
+                ],
+                &["json"],
+            )?;
+            no_positionals(&a)?;
+            let sys = system::find(a.required("system")?)?;
+            let chip = catalog::find(sys.chip)?;
+            let nodes = count(a.value("nodes"), "nodes", 1)?;
+            let cluster = Cluster { system: sys, nodes };
+            let cfg = workload::InferConfig {
+                model: workload::find_model(a.required("model")?)?,
+                dtype: a.required("dtype")?.parse()?,
+                batch: count(
+                    a.value("batch").or(Some("")).filter(|x| !x.is_empty()),
+                    "batch",
+                    0,
+                )
+                .and_then(|b| {
+                    if b == 0 {
+                        Err(Usage("--batch is required".into()))
+                    } else {
+                        Ok(b)
+                    }
+                })?,
+                prompt: count(a.value("prompt"), "prompt", 1024)?,
+                output: count(a.value("output"), "output", 256)?,
+                tp: None,
+                matmul_efficiency: 0.7,
+                memory_efficiency: 0.85,
+            };
+            let r = workload::infer(&cluster, &chip, &cfg)?;
+            let price = pricing(&a, sys_chip(&cluster))?;
+            let v = json!({
+                "system": cluster.system.id,
+                "model": cfg.model.id,
+                "dtype": cfg.dtype.id(),
+                "batch": cfg.batch,
+                "chips_needed": r.chips_needed,
+                "replicas": r.replicas,
+                "tokens_per_s": r.tokens_per_s,
+                "tokens_per_s_per_chip": r.tokens_per_s_per_chip,
+                "latency_per_token_s": r.latency_per_token.get(),
+                "decode_bound": r.decode_bound,
+                "usd_per_chip_hour": price.0,
+                "price_source": price.1,
+                "cost_per_mtok_usd": tco::cost_per_mtok(&price.2, r.replicas * r.chips_needed, r.tokens_per_s),
+                "formula": r.formula,
+            });
+            if a.flag("json") {
+                Ok(pretty(&v))
+            } else {
+                Ok(format!(
+                    "{} in {}: {} chips per replica, {:.0} tokens/s per chip, ${:.3} per million tokens\n{}",
+                    cfg.model.name, cfg.dtype, r.chips_needed, r.tokens_per_s_per_chip,
+                    v["cost_per_mtok_usd"].as_f64().unwrap_or(0.0), r.formula
+                ))
+            }
+        }
         "help" | "--help" | "-h" => Ok(USAGE.into()),
         other => Err(Usage(format!("unknown command '{other}'\n\n{USAGE}"))),
     }
+}
+
+fn sys_chip(c: &Cluster) -> &'static str {
+    c.system.chip
+}
+
+/// A whole number of at least 1, or `default` when absent.
+fn count(v: Option<&str>, name: &str, default: u32) -> Result<u32, Usage> {
+    match v {
+        None => Ok(default),
+        Some(x) => match x.trim().parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(Usage(format!(
+                "--{name} must be a whole number of at least 1, got '{x}'"
+            ))),
+        },
+    }
+}
+
+/// A positive number (e notation allowed), or `default` when absent.
+fn positive(v: Option<&str>, name: &str, default: f64) -> Result<f64, Usage> {
+    match v {
+        None => Ok(default),
+        Some(x) => match x.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() && n > 0.0 => Ok(n),
+            _ => Err(Usage(format!(
+                "--{name} must be a positive number, got '{x}'"
+            ))),
+        },
+    }
+}
+
+/// The price used: `--usd-per-chip-hour`, or the chip's first published rental rate.
+fn pricing(a: &Args<'_>, chip: &str) -> Result<(f64, String, tco::Pricing), Usage> {
+    let (label, s) = match a.value("usd-per-chip-hour") {
+        Some(x) => (
+            "given on the command line".to_string(),
+            engine::Sourced::user(positive(Some(x), "usd-per-chip-hour", 0.0)?),
+        ),
+        None => {
+            let (l, s) = tco::rental_options(chip).remove(0);
+            (format!("{l}: {}", s.source), s)
+        }
+    };
+    let p = tco::Pricing::Rental {
+        usd_per_chip_hour: s,
+        discount: 0.0,
+    };
+    Ok((p.usd_per_chip_hour(), label, p))
 }
 
 fn no_positionals(a: &Args<'_>) -> Result<(), Usage> {

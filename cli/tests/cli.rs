@@ -365,3 +365,130 @@ fn collective_nonsense_exits_2() {
     );
     check_error(&["topology", "--system", "nope"], "unknown system");
 }
+
+#[test]
+fn train_and_infer_report_throughput_and_cost() {
+    let v = json(&[
+        "train",
+        "--system",
+        "trn1-16",
+        "--nodes",
+        "32",
+        "--model",
+        "gpt3-175b",
+        "--dtype",
+        "bf16",
+        "--tp",
+        "16",
+        "--pp",
+        "8",
+        "--dp",
+        "4",
+        "--tokens",
+        "1e9",
+        "--json",
+    ]);
+    for k in ["tokens_per_s", "mfu", "time_s", "cost_usd"] {
+        assert!(v[k].as_f64().is_some_and(|x| x > 0.0), "{k}");
+    }
+    // AWS Neuron Trn1 performance data: 33.14% MFU for this layout; within 20%.
+    assert!((v["mfu"].as_f64().unwrap() / 0.3314 - 1.0).abs() < 0.2);
+    let v = json(&[
+        "infer",
+        "--system",
+        "gb300-nvl72",
+        "--model",
+        "deepseek-v3",
+        "--dtype",
+        "fp8",
+        "--batch",
+        "32",
+        "--json",
+    ]);
+    for k in ["tokens_per_s", "chips_needed", "cost_per_mtok_usd"] {
+        assert!(v[k].as_f64().is_some_and(|x| x > 0.0), "{k}");
+    }
+    let f4 = json(&[
+        "infer",
+        "--system",
+        "gb300-nvl72",
+        "--model",
+        "deepseek-v3",
+        "--dtype",
+        "fp4",
+        "--batch",
+        "32",
+        "--json",
+    ]);
+    assert_eq!(
+        v["chips_needed"].as_f64().unwrap(),
+        2.0 * f4["chips_needed"].as_f64().unwrap()
+    );
+    assert!(
+        f4["cost_per_mtok_usd"].as_f64().unwrap() < 0.6 * v["cost_per_mtok_usd"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn train_and_infer_nonsense_exits_2() {
+    check_error(
+        &[
+            "train",
+            "--system",
+            "trn2-16",
+            "--model",
+            "llama3-70b",
+            "--dtype",
+            "bf16",
+            "--tp",
+            "32",
+        ],
+        "cluster has 16 chips",
+    );
+    check_error(
+        &[
+            "train", "--system", "trn2-16", "--model", "gpt-9", "--dtype", "bf16",
+        ],
+        "valid: llama3-8b",
+    );
+    check_error(
+        &[
+            "train",
+            "--system",
+            "trn2-16",
+            "--model",
+            "llama3-8b",
+            "--dtype",
+            "bf16",
+            "--tokens",
+            "-5",
+        ],
+        "positive",
+    );
+    check_error(
+        &[
+            "infer",
+            "--system",
+            "trn2-16",
+            "--model",
+            "llama3-70b",
+            "--dtype",
+            "bf16",
+        ],
+        "--batch is required",
+    );
+    check_error(
+        &[
+            "infer",
+            "--system",
+            "trn2-16",
+            "--model",
+            "llama3-405b",
+            "--dtype",
+            "bf16",
+            "--batch",
+            "4096",
+        ],
+        "does not fit",
+    );
+}

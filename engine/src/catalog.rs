@@ -1026,7 +1026,9 @@ mod tests {
                         );
                         used.push(citation.key);
                     }
-                    Source::UserEdit => panic!("{} {what} is a user edit", chip.id),
+                    Source::UserEdit | Source::Assumption => {
+                        panic!("{} {what} is not cited", chip.id)
+                    }
                 }
             }
         }

@@ -15,6 +15,7 @@ pub mod roofline;
 pub mod scenario;
 pub mod source;
 pub mod system;
+pub mod tco;
 pub mod topology;
 pub mod units;
 pub mod workload;

@@ -29,6 +29,8 @@ pub enum Source {
     },
     /// Typed in by the user on a cloned chip.
     UserEdit,
+    /// A default chosen by accelscope where no published figure was found.
+    Assumption,
 }
 
 impl fmt::Display for Source {
@@ -36,6 +38,7 @@ impl fmt::Display for Source {
         match self {
             Source::Cited { citation: c } => write!(f, "{} ({}, {})", c.title, c.url, c.date),
             Source::UserEdit => f.write_str("edited by the user"),
+            Source::Assumption => f.write_str("an assumption: no published figure was found"),
         }
     }
 }
@@ -73,6 +76,16 @@ impl<T> Sourced<T> {
         Self {
             value,
             source: Source::Cited { citation: c },
+            estimate: true,
+            note: "",
+        }
+    }
+    /// A default with no published source, always flagged as an estimate.
+    #[must_use]
+    pub const fn assumption(value: T) -> Self {
+        Self {
+            value,
+            source: Source::Assumption,
             estimate: true,
             note: "",
         }

@@ -790,6 +790,64 @@ pub fn infer(
     })
 }
 
+/// The fastest layout that fits, trying tensor degrees that divide the scale-up domain and
+/// the head count, pipeline depths that divide the layers, and recomputation on or off.
+/// `base.layout` supplies the micro-batch, sharding and expert settings.
+///
+/// # Errors
+/// The last reason a layout failed when none fits.
+pub fn best_layout(
+    cluster: &Cluster,
+    chip: &Chip,
+    base: &TrainConfig,
+) -> Result<TrainReport, WorkloadError> {
+    let chips = cluster.chips();
+    let domain = cluster.system.chips();
+    let mut best: Option<TrainReport> = None;
+    let mut last_err = WorkloadError::BadLayout(format!("no layout divides {chips} chips"));
+    let mut tp = 1;
+    while tp <= domain {
+        if domain % tp == 0 && chips % tp == 0 {
+            for pp in (1..=base.model.layers.min(64)).filter(|p| base.model.layers % p == 0) {
+                if chips % (tp * pp) != 0 {
+                    continue;
+                }
+                let dp = chips / (tp * pp);
+                for recompute in [false, true] {
+                    let mut cfg = base.clone();
+                    cfg.layout = Layout {
+                        tp,
+                        pp,
+                        dp,
+                        recompute,
+                        ..base.layout
+                    };
+                    match train(cluster, chip, &cfg) {
+                        Ok(r)
+                            if best
+                                .as_ref()
+                                .is_none_or(|b| r.tokens_per_s > b.tokens_per_s) =>
+                        {
+                            best = Some(TrainReport {
+                                formula: format!(
+                                    "tp {tp} × pp {pp} × dp {dp}{}: {}",
+                                    if recompute { ", recompute" } else { "" },
+                                    r.formula
+                                ),
+                                ..r
+                            });
+                        }
+                        Ok(_) => {}
+                        Err(e) => last_err = e,
+                    }
+                }
+            }
+        }
+        tp *= 2;
+    }
+    best.ok_or(last_err)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
