@@ -331,6 +331,8 @@ pub struct TrainConfig {
 /// A training estimate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainReport {
+    /// The layout evaluated.
+    pub layout: Layout,
     /// Step time.
     pub step: Seconds,
     /// Matmul time per step (roofline of each GEMM, at the matmul efficiency).
@@ -577,6 +579,7 @@ pub fn train(
     let peak_total = roof.peak.get() * f64::from(cluster.chips());
     let mfu = m.train_flops_per_token() * tokens_per_s / peak_total;
     Ok(TrainReport {
+        layout: *l,
         step: Seconds::new(step),
         compute: Seconds::new(compute),
         bubble: Seconds::new(bubble),
@@ -963,6 +966,44 @@ mod tests {
             f4.chips_needed
         );
         assert!(f4.tokens_per_s_per_chip > 1.8 * f8.tokens_per_s_per_chip);
+    }
+
+    #[test]
+    fn more_chips_never_lower_the_hardware_cost_of_a_fixed_run() {
+        // A fixed run: train Llama 3 8B on 1e11 tokens. More nodes finish sooner but never
+        // for fewer chip-hours (communication and bubbles only grow with scale).
+        let chip = catalog::find("trn2").unwrap();
+        let mut last = 0.0;
+        for nodes in [1, 2, 4, 8, 16] {
+            let cl = Cluster {
+                system: find("trn2-16").unwrap(),
+                nodes,
+            };
+            let cfg = TrainConfig {
+                model: find_model("llama3-8b").unwrap(),
+                dtype: Dtype::Bf16,
+                global_batch: 256,
+                layout: Layout {
+                    tp: 1,
+                    pp: 1,
+                    dp: 1,
+                    ep: 1,
+                    micro_batch: 1,
+                    shard_optimizer: true,
+                    recompute: true,
+                },
+                matmul_efficiency: 0.8,
+                dp_overlap: 0.0,
+                tp_overlap: 0.0,
+            };
+            let r = best_layout(&cl, &chip, &cfg).unwrap();
+            let chip_hours = 1e11 / r.tokens_per_s / 3600.0 * f64::from(cl.chips());
+            assert!(
+                chip_hours >= last * (1.0 - 1e-9),
+                "{nodes} nodes: {chip_hours} < {last}"
+            );
+            last = chip_hours;
+        }
     }
 
     #[test]

@@ -1,0 +1,382 @@
+//! A concrete job for the analyst: train (and serve) a model on a system at a price, with
+//! the results and their sensitivity to each assumption.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::catalog;
+use crate::dtype::Dtype;
+use crate::source::Sourced;
+use crate::system::{self, Cluster};
+use crate::tco::{self, Pricing};
+use crate::workload::{
+    self, InferConfig, InferReport, Layout, TrainConfig, TrainReport, WorkloadError,
+};
+
+/// Everything an analyst sets for one job.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Job {
+    /// System id.
+    pub system: String,
+    /// Scale-up domains.
+    pub nodes: u32,
+    /// Model id.
+    pub model: String,
+    /// Compute format.
+    pub dtype: Dtype,
+    /// Training tokens.
+    pub tokens: f64,
+    /// Sequences per optimizer step.
+    pub global_batch: u32,
+    /// Matmul efficiency (fraction of dense peak).
+    pub efficiency: f64,
+    /// Concurrent sequences per inference replica.
+    pub batch: u32,
+    /// Own the chips (true) or rent them.
+    pub owned: bool,
+    /// $/chip-hour when renting; `None` takes the chip's first published rate.
+    pub usd_per_chip_hour: Option<f64>,
+    /// Rental discount.
+    pub discount: f64,
+    /// Ownership: years of depreciation.
+    pub years: f64,
+    /// Ownership: power usage effectiveness.
+    pub pue: f64,
+    /// Ownership: $/kWh.
+    pub usd_per_kwh: f64,
+}
+
+impl Default for Job {
+    fn default() -> Self {
+        Self {
+            system: "trn2-ultra-64".into(),
+            nodes: 4,
+            model: "llama3-70b".into(),
+            dtype: Dtype::Bf16,
+            tokens: 2e12,
+            global_batch: 1024,
+            efficiency: 0.8,
+            batch: 64,
+            owned: false,
+            usd_per_chip_hour: None,
+            discount: 0.0,
+            years: 5.0,
+            pue: 1.2,
+            usd_per_kwh: 0.08,
+        }
+    }
+}
+
+/// The results of a job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobReport {
+    /// Training estimate (fastest layout that fits).
+    pub train: TrainReport,
+    /// Inference estimate, if the model fits one scale-up domain.
+    pub infer: Option<InferReport>,
+    /// Chips in the cluster.
+    pub chips: u32,
+    /// Effective $/chip-hour and what it stands on.
+    pub usd_per_chip_hour: Sourced<f64>,
+    /// Wall-clock time to train.
+    pub time_s: f64,
+    /// Chip-hours of the run.
+    pub chip_hours: f64,
+    /// Cost of the run.
+    pub cost_usd: f64,
+    /// Training cost per million tokens.
+    pub train_usd_per_mtok: f64,
+    /// Inference cost per million output tokens.
+    pub infer_usd_per_mtok: Option<f64>,
+    /// $ per marketed dense PFLOP-hour in the job's format.
+    pub usd_per_pflop_hour_marketed: f64,
+    /// $ per achieved PFLOP-hour (marketed ÷ MFU).
+    pub usd_per_pflop_hour_achieved: f64,
+    /// Components of the $/chip-hour when owned: (capital, power, facility and maintenance).
+    pub owned_breakdown: Option<(f64, f64, f64)>,
+}
+
+/// The price model of a job.
+fn pricing(job: &Job, chip: &str) -> (Pricing, Sourced<f64>) {
+    if job.owned {
+        let mut o = tco::ownership_default(chip);
+        o.years = job.years;
+        o.pue = job.pue;
+        o.usd_per_kwh = job.usd_per_kwh;
+        let p = Pricing::Owned(o);
+        let v = p.usd_per_chip_hour();
+        (
+            p,
+            Sourced::assumption(v)
+                .note("owned: capital annuity + power at PUE + facility + maintenance"),
+        )
+    } else {
+        let rate = match job.usd_per_chip_hour {
+            Some(x) => Sourced::user(x),
+            None => tco::rental_options(chip).remove(0).1,
+        };
+        let p = Pricing::Rental {
+            usd_per_chip_hour: rate,
+            discount: job.discount,
+        };
+        let eff = Sourced {
+            value: p.usd_per_chip_hour(),
+            ..rate
+        };
+        (p, eff)
+    }
+}
+
+/// Evaluate a job.
+///
+/// # Errors
+/// Unknown ids, out-of-range inputs, or no layout that fits.
+pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
+    let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let model = workload::find_model(&job.model)?;
+    let tokens_ok = job.tokens.is_finite() && job.tokens > 0.0;
+    let eff_ok = job.efficiency > 0.0 && job.efficiency <= 1.0;
+    if job.nodes == 0 || !tokens_ok || !eff_ok {
+        return Err(WorkloadError::BadInput(
+            "nodes and tokens must be positive and the efficiency in (0, 1]".into(),
+        ));
+    }
+    let cluster = Cluster {
+        system: sys,
+        nodes: job.nodes,
+    };
+    let cfg = TrainConfig {
+        model: model.clone(),
+        dtype: job.dtype,
+        global_batch: job.global_batch,
+        layout: Layout {
+            tp: 1,
+            pp: 1,
+            dp: 1,
+            ep: 1,
+            micro_batch: 1,
+            shard_optimizer: true,
+            recompute: true,
+        },
+        matmul_efficiency: job.efficiency,
+        dp_overlap: 0.0,
+        tp_overlap: 0.0,
+    };
+    let train = workload::best_layout(&cluster, &chip, &cfg)?;
+    report(job, &cluster, &chip, train, &model)
+}
+
+fn report(
+    job: &Job,
+    cluster: &Cluster,
+    chip: &crate::chip::Chip,
+    train: TrainReport,
+    model: &workload::Model,
+) -> Result<JobReport, WorkloadError> {
+    let chips = cluster.chips();
+    let (price, rate) = pricing(job, &chip.id);
+    let time_s = job.tokens / train.tokens_per_s;
+    let chip_hours = time_s / 3600.0 * f64::from(chips);
+    let infer = workload::infer(
+        cluster,
+        chip,
+        &InferConfig {
+            model: model.clone(),
+            dtype: job.dtype,
+            batch: job.batch.max(1),
+            prompt: 1024,
+            output: 256,
+            tp: None,
+            matmul_efficiency: job.efficiency * 0.875,
+            memory_efficiency: 0.85,
+        },
+    )
+    .ok();
+    let peak_pf = chip.dense(job.dtype).map_or(f64::NAN, |p| p.get() / 1e15);
+    let per_h = price.usd_per_chip_hour();
+    Ok(JobReport {
+        infer_usd_per_mtok: infer
+            .as_ref()
+            .map(|r| tco::cost_per_mtok(&price, r.replicas * r.chips_needed, r.tokens_per_s)),
+        infer,
+        chips,
+        time_s,
+        chip_hours,
+        cost_usd: tco::cost_of(&price, chips, time_s),
+        train_usd_per_mtok: tco::cost_per_mtok(&price, chips, train.tokens_per_s),
+        usd_per_pflop_hour_marketed: per_h / peak_pf,
+        usd_per_pflop_hour_achieved: per_h / (peak_pf * train.mfu),
+        owned_breakdown: match &price {
+            Pricing::Owned(o) => Some((
+                o.capital_per_hour(),
+                o.power_per_hour(),
+                o.overhead_per_hour(),
+            )),
+            Pricing::Rental { .. } => None,
+        },
+        usd_per_chip_hour: rate,
+        train,
+    })
+}
+
+/// One bar of a tornado chart: the training cost per million tokens with one input moved
+/// down and up by the chosen fraction, everything else held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Swing {
+    /// Which input.
+    pub input: &'static str,
+    /// Result with the input lowered.
+    pub low: f64,
+    /// Result with the input raised.
+    pub high: f64,
+}
+
+/// Sensitivity of the training cost per million tokens to each input, largest swing first.
+/// The parallel layout found for the base case is kept for every variant.
+///
+/// # Errors
+/// When the base case cannot be evaluated.
+pub fn tornado(job: &Job, fraction: f64) -> Result<(f64, Vec<Swing>), WorkloadError> {
+    let base = evaluate(job)?;
+    let f = fraction.clamp(0.0, 0.9);
+    let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let model = workload::find_model(&job.model)?;
+    let layout = base.train.layout;
+    let run = |j: &Job, bw: f64, out: f64| -> f64 {
+        let mut s = sys.clone();
+        for l in &mut s.links {
+            l.value = l.value * bw;
+        }
+        s.scale_out.value = s.scale_out.value * out;
+        let cl = Cluster {
+            system: s,
+            nodes: j.nodes,
+        };
+        let cfg = TrainConfig {
+            model: model.clone(),
+            dtype: j.dtype,
+            global_batch: j.global_batch,
+            layout,
+            matmul_efficiency: j.efficiency.min(1.0),
+            dp_overlap: 0.0,
+            tp_overlap: 0.0,
+        };
+        workload::train(&cl, &chip, &cfg)
+            .ok()
+            .and_then(|t| report(j, &cl, &chip, t, &model).ok())
+            .map_or(f64::NAN, |r| r.train_usd_per_mtok)
+    };
+    let mut swings = Vec::new();
+    let price = base.usd_per_chip_hour.value;
+    let mut with = |input: &'static str, g: &dyn Fn(&mut Job, f64) -> (f64, f64)| {
+        let (mut lo, mut hi) = (job.clone(), job.clone());
+        let (bl, ol) = g(&mut lo, 1.0 - f);
+        let (bh, oh) = g(&mut hi, 1.0 + f);
+        swings.push(Swing {
+            input,
+            low: run(&lo, bl, ol),
+            high: run(&hi, bh, oh),
+        });
+    };
+    with("price per chip-hour", &|j, k| {
+        j.owned = false;
+        j.usd_per_chip_hour = Some(price * k);
+        j.discount = 0.0;
+        (1.0, 1.0)
+    });
+    with("matmul efficiency", &|j, k| {
+        j.efficiency = (j.efficiency * k).min(1.0);
+        (1.0, 1.0)
+    });
+    with("scale-up bandwidth", &|_, k| (k, 1.0));
+    with("scale-out bandwidth", &|_, k| (1.0, k));
+    if job.owned {
+        with("PUE", &|j, k| {
+            j.pue *= k;
+            (1.0, 1.0)
+        });
+        with("electricity price", &|j, k| {
+            j.usd_per_kwh *= k;
+            (1.0, 1.0)
+        });
+        with("depreciation years", &|j, k| {
+            j.years *= k;
+            (1.0, 1.0)
+        });
+    }
+    swings.sort_by(|a, b| (b.high - b.low).abs().total_cmp(&(a.high - a.low).abs()));
+    Ok((base.train_usd_per_mtok, swings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn the_default_job_evaluates_and_the_tornado_ranks_price_and_efficiency() {
+        let r = evaluate(&Job::default()).unwrap();
+        assert!(r.cost_usd > 0.0 && r.train.mfu > 0.0 && r.train.mfu < 1.0);
+        assert!((r.chip_hours * r.usd_per_chip_hour.value - r.cost_usd).abs() < 1e-6 * r.cost_usd);
+        let (base, bars) = tornado(&Job::default(), 0.2).unwrap();
+        assert!((base - r.train_usd_per_mtok).abs() < 1e-9 * base);
+        let price = bars
+            .iter()
+            .find(|b| b.input == "price per chip-hour")
+            .unwrap();
+        assert!(
+            (price.high / base - 1.2).abs() < 1e-6,
+            "price moves cost 1:1"
+        );
+        let eff = bars
+            .iter()
+            .find(|b| b.input == "matmul efficiency")
+            .unwrap();
+        assert!(
+            eff.high < base && eff.low > base,
+            "higher utilisation never raises cost per token"
+        );
+        assert!(
+            (bars[0].high - bars[0].low).abs()
+                >= (bars[bars.len() - 1].high - bars[bars.len() - 1].low).abs()
+        );
+    }
+
+    #[test]
+    fn owned_costs_break_down_and_react_to_pue() {
+        let job = Job {
+            owned: true,
+            ..Job::default()
+        };
+        let r = evaluate(&job).unwrap();
+        let (cap, pow, over) = r.owned_breakdown.unwrap();
+        assert!((cap + pow + over - r.usd_per_chip_hour.value).abs() < 1e-9);
+        let (_, bars) = tornado(&job, 0.2).unwrap();
+        let pue = bars.iter().find(|b| b.input == "PUE").unwrap();
+        assert!(pue.high > pue.low);
+    }
+
+    #[test]
+    fn bad_jobs_say_why() {
+        let e = |j: Job| evaluate(&j).unwrap_err().to_string();
+        assert!(e(Job {
+            system: "nope".into(),
+            ..Job::default()
+        })
+        .contains("unknown system"));
+        assert!(e(Job {
+            model: "nope".into(),
+            ..Job::default()
+        })
+        .contains("unknown model"));
+        assert!(e(Job {
+            nodes: 0,
+            ..Job::default()
+        })
+        .contains("positive"));
+    }
+}
