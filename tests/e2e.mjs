@@ -129,7 +129,7 @@ test('navigation links switch pages in place and open directly', async () => {
   await page.waitForSelector('#roofline-canvas');
   const href = await page.getAttribute('nav a:has-text("Chips")', 'href');
   assert.match(href, /page=chips/);
-  await page.click('nav a:has-text("Workload")');
+  await page.click('nav a:has-text("Kernels")');
   assert.match(await page.textContent('main'), /Coming next/);
 });
 
@@ -161,7 +161,7 @@ test('a custom chip travels in the link, marked as custom with its edited figure
 });
 
 test('phone width: nothing overflows the page; tables scroll inside their frame', async () => {
-  for (const q of ['?page=chips', '?page=roofline', '?page=topology', '?page=collectives']) {
+  for (const q of ['?page=chips', '?page=roofline', '?page=topology', '?page=collectives', '?page=workload']) {
     const page = await open(q, { width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${q}: page is ${overflow}px wider than the screen`);
@@ -226,6 +226,35 @@ test('collectives: a link opens the charts and the table, with measurements besi
   await urlHas(page, 'nodes', '4');
   assert.match(await page.textContent('#collective-table'), /hierarchical/);
   await page.screenshot({ path: 'out/e2e-collectives.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('workload & TCO: a link opens the job and the headline numbers agree with each other', async () => {
+  const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8&wmodel=llama3-8b&wdtype=bf16&wtokens=1e11&wgbs=512&wprice=2');
+  const num = async (id) => Number(await page.getAttribute(`#${id}`, 'data-value'));
+  const tps = await num('tokens-per-s');
+  const cost = await num('cost');
+  // cost = tokens ÷ tokens/s ÷ 3600 × 64 chips × $2 per chip-hour.
+  const expected = 1e11 / tps / 3600 * 64 * 2;
+  assert.ok(Math.abs(cost / expected - 1) < 0.01, `cost ${cost} vs ${expected}`);
+  assert.match(await page.textContent('#rate'), /\$2/);
+  const mfu = await num('mfu');
+  assert.ok(mfu > 0.1 && mfu < 0.8, `MFU ${mfu}`);
+  assert.equal(await num('rate'), 2);
+  assert.ok((await page.locator('#tornado .swing').count()) >= 4);
+  // Doubling the price doubles the cost of the run.
+  await page.fill('input[name=wprice]', '4');
+  await page.press('input[name=wprice]', 'Enter');
+  await page.waitForFunction((c) => Math.abs(Number(document.querySelector('#cost').dataset.value) / (2 * c) - 1) < 1e-6, cost);
+  await urlHas(page, 'wprice', '4');
+  // Bad input is refused with a message; the rest stays.
+  await page.fill('input[name=wnodes]', 'many');
+  await page.press('input[name=wnodes]', 'Enter');
+  assert.match(await page.textContent('.inputs .error'), /not a number/);
+  // Owning shows the breakdown of a chip-hour.
+  await page.check('input[name=wown]');
+  assert.match(await page.textContent('#cost-breakdown'), /capital/);
+  await page.screenshot({ path: 'out/e2e-workload.png', fullPage: true });
   assert.deepEqual(page.errors, []);
 });
 

@@ -92,6 +92,7 @@ fn PageView() -> impl IntoView {
         Page::Roofline => pages::roofline::RooflinePage().into_any(),
         Page::Topology => pages::topology::TopologyPage().into_any(),
         Page::Collectives => pages::collectives::CollectivesPage().into_any(),
+        Page::Workload => pages::workload::WorkloadPage().into_any(),
         other => {
             pages::coming::ComingNext(pages::coming::ComingNextProps { page: other }).into_any()
         }

@@ -5,3 +5,4 @@ pub mod collectives;
 pub mod coming;
 pub mod roofline;
 pub mod topology;
+pub mod workload;

@@ -13,6 +13,7 @@ use crate::catalog;
 use crate::chip::{Chip, ChipEdit};
 use crate::collective::{Algorithm, Op};
 use crate::dtype::Dtype;
+use crate::job::Job;
 use crate::roofline::OpSpec;
 use crate::system;
 use crate::units::Bytes;
@@ -103,6 +104,8 @@ pub struct Scenario {
     pub topology: TopologyView,
     /// What the Collectives page shows.
     pub collectives: CollectivesView,
+    /// The job on the Workload & TCO page.
+    pub job: Job,
 }
 
 /// The Topology page: one system, an optional selected chip and an optional failed chip.
@@ -180,6 +183,7 @@ impl Default for Scenario {
             custom: Vec::new(),
             topology: TopologyView::default(),
             collectives: CollectivesView::default(),
+            job: Job::default(),
         }
     }
 }
@@ -306,6 +310,23 @@ impl Scenario {
         q.push(format!("calgo={}", al.join(",")));
         q.push(format!("nodes={}", c.nodes));
         q.push(format!("size={}", c.bytes));
+        let j = &self.job;
+        q.push(format!("wsys={}", enc(&j.system)));
+        q.push(format!("wnodes={}", j.nodes));
+        q.push(format!("wmodel={}", enc(&j.model)));
+        q.push(format!("wdtype={}", j.dtype.id()));
+        q.push(format!("wtokens={:e}", j.tokens));
+        q.push(format!("wgbs={}", j.global_batch));
+        q.push(format!("weff={}", j.efficiency));
+        q.push(format!("wbatch={}", j.batch));
+        q.push(format!("wown={}", u8::from(j.owned)));
+        if let Some(p) = j.usd_per_chip_hour {
+            q.push(format!("wprice={p}"));
+        }
+        q.push(format!("wdisc={}", j.discount));
+        q.push(format!("wyears={}", j.years));
+        q.push(format!("wpue={}", j.pue));
+        q.push(format!("wkwh={}", j.usd_per_kwh));
         q.join("&")
     }
 
@@ -506,6 +527,56 @@ impl Scenario {
                     Ok(_) => note("size", format!("'{v}' is larger than 1 PB; using 1 GiB")),
                     Err(e) => note("size", format!("{e}; using 1 GiB")),
                 },
+                "wsys" => match system::find(v) {
+                    Ok(_) => s.job.system = v.clone(),
+                    Err(e) => note("wsys", format!("{e}; using {}", s.job.system)),
+                },
+                "wmodel" => match crate::workload::find_model(v) {
+                    Ok(_) => s.job.model = v.clone(),
+                    Err(e) => note("wmodel", format!("{e}; using {}", s.job.model)),
+                },
+                "wdtype" => match v.parse() {
+                    Ok(d) => s.job.dtype = d,
+                    Err(e) => note("wdtype", format!("{e}; using BF16")),
+                },
+                "wnodes" | "wgbs" | "wbatch" => match v.parse::<u32>() {
+                    Ok(n) if (1..=MAX_NODES * 64).contains(&n) => match k.as_str() {
+                        "wnodes" => s.job.nodes = n.min(MAX_NODES),
+                        "wgbs" => s.job.global_batch = n,
+                        _ => s.job.batch = n,
+                    },
+                    _ => note(
+                        k,
+                        format!("'{v}' is not a positive whole number; default kept"),
+                    ),
+                },
+                "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" => {
+                    let (lo, hi) = match k.as_str() {
+                        "wtokens" => (1.0, 1e16),
+                        "weff" => (0.01, 1.0),
+                        "wprice" => (0.0001, 1000.0),
+                        "wdisc" => (0.0, 0.95),
+                        "wyears" => (0.5, 20.0),
+                        "wpue" => (1.0, 3.0),
+                        _ => (0.0, 5.0),
+                    };
+                    match v.parse::<f64>() {
+                        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k.as_str() {
+                            "wtokens" => s.job.tokens = x,
+                            "weff" => s.job.efficiency = x,
+                            "wprice" => s.job.usd_per_chip_hour = Some(x),
+                            "wdisc" => s.job.discount = x,
+                            "wyears" => s.job.years = x,
+                            "wpue" => s.job.pue = x,
+                            _ => s.job.usd_per_kwh = x,
+                        },
+                        _ => note(
+                            k,
+                            format!("'{v}' is not a number from {lo} to {hi}; default kept"),
+                        ),
+                    }
+                }
+                "wown" => s.job.owned = v == "1",
                 other => note(other, "unknown setting ignored".into()),
             }
         }
@@ -615,6 +686,22 @@ mod tests {
                 nodes: 16,
                 bytes: 524_288.0,
             },
+            job: Job {
+                system: "gb300-nvl72".into(),
+                nodes: 8,
+                model: "deepseek-v3".into(),
+                dtype: Dtype::Fp8,
+                tokens: 1.5e13,
+                global_batch: 4096,
+                efficiency: 0.65,
+                batch: 16,
+                owned: true,
+                usd_per_chip_hour: Some(3.25),
+                discount: 0.3,
+                years: 4.0,
+                pue: 1.35,
+                usd_per_kwh: 0.11,
+            },
         };
         let q = s.to_query();
         let (back, notes) = Scenario::from_query(&q);
@@ -700,6 +787,24 @@ mod tests {
         }
         assert!(notes.iter().any(|n| n.message.contains("16-chip")));
         assert_eq!(Scenario::from_query("size=8B").0.collectives.bytes, 8.0);
+    }
+
+    #[test]
+    fn damaged_job_settings_keep_defaults() {
+        let (s, notes) = Scenario::from_query(
+            "wsys=x&wmodel=y&wdtype=fp7&wnodes=0&weff=2&wpue=0.5&wtokens=abc&wown=1",
+        );
+        let d = Job::default();
+        assert_eq!(
+            (s.job.system.as_str(), s.job.model.as_str()),
+            (d.system.as_str(), d.model.as_str())
+        );
+        assert_eq!(
+            (s.job.nodes, s.job.efficiency, s.job.pue, s.job.tokens),
+            (d.nodes, d.efficiency, d.pue, d.tokens)
+        );
+        assert!(s.job.owned);
+        assert_eq!(notes.len(), 7, "{notes:?}");
     }
 
     #[test]

@@ -1,0 +1,345 @@
+//! Workload & TCO page: one job (train a model on a system at a price), its results with
+//! their formulas, the owned-cost breakdown and a tornado of the assumptions.
+
+use engine::job::{evaluate, tornado, Job};
+use engine::units::sig;
+use engine::{system, workload, Dtype};
+use leptos::prelude::*;
+
+use crate::state::use_scenario;
+use crate::widgets::{Derived, Fig};
+
+/// Inputs, result cards, cost breakdown and tornado.
+#[component]
+pub fn WorkloadPage() -> impl IntoView {
+    let sc = use_scenario();
+    let job = Memo::new(move |_| sc.with(|s| s.job.clone()));
+    let report = Memo::new(move |_| evaluate(&job.get()).map_err(|e| e.to_string()));
+    let swings = Memo::new(move |_| tornado(&job.get(), 0.2).ok());
+    view! {
+        <section class="page workload-page">
+            <h1>"Workload & TCO"</h1>
+            <p class="lead">
+                "Train a model on a system: the fastest parallel layout that fits, time to train, and what it costs rented or owned. "
+                "Every result shows its formula on hover; prices without a published source are marked as assumptions."
+            </p>
+            <Inputs/>
+            {move || match report.get() {
+                Err(e) => view! { <p class="error" role="alert" id="job-error">{e}</p> }.into_any(),
+                Ok(r) => {
+                    let j = job.get();
+                    let rate = r.usd_per_chip_hour;
+                    let layout = r.train.layout;
+                    let infer = r.infer.clone();
+                    let for_breakdown = r.clone();
+                    let train_formula = r.train.formula.clone();
+                    let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed data-parallel {}.",
+                        r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.dp_comm);
+                    let mem = r.train.memory;
+                    view! {
+                        <div class="cards" id="job-cards">
+                            <Card title="Tokens per second" id="tokens-per-s" value=r.train.tokens_per_s>
+                                <Derived text=format!("{:.0}", r.train.tokens_per_s) formula=train_formula/>
+                            </Card>
+                            <Card title="MFU" id="mfu" value=r.train.mfu>
+                                <Derived text=format!("{}%", sig(r.train.mfu * 100.0, 3))
+                                    formula="(6·N + 12·L·d·s) FLOP per token × tokens/s ÷ (chips × dense peak)".to_string()/>
+                            </Card>
+                            <Card title="Time to train" id="time" value=r.time_s>
+                                <Derived text=format!("{} days", sig(r.time_s / 86400.0, 3))
+                                    formula=format!("{:e} tokens ÷ {:.0} tokens/s", j.tokens, r.train.tokens_per_s)/>
+                            </Card>
+                            <Card title="Cost of the run" id="cost" value=r.cost_usd>
+                                <Derived text=format!("${}", thousands(r.cost_usd))
+                                    formula=format!("{} chip-hours × ${}/chip-hour", thousands(r.chip_hours), sig(rate.value, 4))/>
+                            </Card>
+                            <Card title="$ per chip-hour" id="rate" value=rate.value>
+                                <Fig text=format!("${}", sig(rate.value, 4)) source=rate.source estimate=rate.estimate note=rate.note/>
+                            </Card>
+                            <Card title="Training $ per million tokens" id="train-mtok" value=r.train_usd_per_mtok>
+                                <Derived text=format!("${}", sig(r.train_usd_per_mtok, 4))
+                                    formula="$/chip-hour × chips ÷ (tokens/s × 3600) × 10⁶".to_string()/>
+                            </Card>
+                            <Card title="Serving $ per million tokens" id="infer-mtok">
+                                {match (r.infer_usd_per_mtok, infer) {
+                                    (Some(c), Some(i)) => view! {
+                                        <Derived text=format!("${} · {} chips/replica", sig(c, 4), i.chips_needed) formula=i.formula.clone()/>
+                                    }.into_any(),
+                                    _ => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
+                                }}
+                            </Card>
+                            <Card title="$ per PFLOP-hour" id="pflop">
+                                <Derived text=format!("${} marketed · ${} achieved", sig(r.usd_per_pflop_hour_marketed, 3), sig(r.usd_per_pflop_hour_achieved, 3))
+                                    formula=format!("$/chip-hour ÷ dense {} PFLOP/s per chip; achieved divides by MFU too", j.dtype)/>
+                            </Card>
+                            <Card title="Layout and memory" id="layout">
+                                <Derived text=format!("TP {} · PP {} · DP {}{} · {}/chip", layout.tp, layout.pp, layout.dp,
+                                        if layout.recompute { " · recompute" } else { "" }, engine::Bytes::new(mem.total()).display_memory())
+                                    formula=format!("weights {} · gradients {} · optimizer {} · activations {}",
+                                        engine::Bytes::new(mem.weights).display_memory(), engine::Bytes::new(mem.gradients).display_memory(),
+                                        engine::Bytes::new(mem.optimizer).display_memory(), engine::Bytes::new(mem.activations).display_memory())/>
+                            </Card>
+                        </div>
+                        <div class="tco-grid">
+                            <Breakdown report=for_breakdown/>
+                            <Tornado swings=swings/>
+                        </div>
+                        <p class="small-note">{step_note}</p>
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// Large inputs in e notation (`2e12`), others with up to 6 significant digits.
+fn input_text(x: f64) -> String {
+    if x >= 1e7 {
+        format!("{x:e}")
+    } else {
+        sig(x, 6)
+    }
+}
+
+fn thousands(x: f64) -> String {
+    let s = format!("{:.0}", x);
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 && c.is_ascii_digit() {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A result card.
+#[component]
+fn Card(
+    /// Heading.
+    title: &'static str,
+    /// Element id.
+    id: &'static str,
+    /// The headline number, for scripts and tests reading the page.
+    #[prop(default = f64::NAN)]
+    value: f64,
+    /// The value as shown.
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class="card result" id=id data-value=value>
+            <div class="result-title">{title}</div>
+            <div class="result-value">{children()}</div>
+        </div>
+    }
+}
+
+/// The job's inputs.
+#[component]
+fn Inputs() -> impl IntoView {
+    let sc = use_scenario();
+    let error = RwSignal::new(None::<String>);
+    let num = move |label: &'static str,
+                    key: &'static str,
+                    get: fn(&Job) -> f64,
+                    set: fn(&mut Job, f64),
+                    lo: f64,
+                    hi: f64,
+                    step: f64,
+                    slider: bool| {
+        let value = move || sc.with(|s| get(&s.job));
+        let apply = move |raw: String| match raw.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= lo && x <= hi => {
+                error.set(None);
+                sc.update(|s| set(&mut s.job, x));
+            }
+            _ => error.set(Some(format!(
+                "{label}: '{raw}' is not a number from {lo} to {hi}; the previous value is kept."
+            ))),
+        };
+        view! {
+            <label class="field num">
+                {label}
+                <span class="pair">
+                    {slider.then(|| view! {
+                        <input type="range" min=lo max=hi step=step prop:value=move || value().to_string()
+                            on:input=move |ev| apply(event_target_value(&ev))/>
+                    })}
+                    <input type="text" inputmode="decimal" name=key prop:value=move || input_text(value())
+                        on:change=move |ev| apply(event_target_value(&ev))/>
+                </span>
+            </label>
+        }
+    };
+    let select = move |label: &'static str,
+                       name: &'static str,
+                       options: Vec<(String, String)>,
+                       get: fn(&Job) -> String,
+                       set: fn(&mut Job, String)| {
+        view! {
+            <label class="field">
+                {label}
+                <select name=name on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| set(&mut s.job, v)); }>
+                    {options.into_iter().map(|(id, text)| {
+                        let id2 = id.clone();
+                        view! { <option value=id selected=move || sc.with(|s| get(&s.job) == id2)>{text}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+        }
+    };
+    let systems: Vec<(String, String)> = system::presets()
+        .into_iter()
+        .map(|s| (s.id.to_string(), s.name.to_string()))
+        .collect();
+    let models: Vec<(String, String)> = workload::models()
+        .into_iter()
+        .map(|m| (m.id, m.name))
+        .collect();
+    let dtypes: Vec<(String, String)> = [Dtype::Bf16, Dtype::Fp8, Dtype::Fp4]
+        .iter()
+        .map(|d| (d.id().to_string(), d.label().to_string()))
+        .collect();
+    view! {
+        <div class="card inputs">
+            <div class="input-grid">
+                {select("System", "wsys", systems, |j| j.system.clone(), |j, v| j.system = v)}
+                {select("Model", "wmodel", models, |j| j.model.clone(), |j, v| j.model = v)}
+                {select("Format", "wdtype", dtypes, |j| j.dtype.id().to_string(), |j, v| if let Ok(d) = v.parse() { j.dtype = d })}
+                {num("Nodes", "wnodes", |j| f64::from(j.nodes), |j, x| j.nodes = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
+                {num("Training tokens", "wtokens", |j| j.tokens, |j, x| j.tokens = x, 1e6, 1e16, 1e9, false)}
+                {num("Global batch (sequences)", "wgbs", |j| f64::from(j.global_batch), |j, x| j.global_batch = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
+                {num("Matmul efficiency", "weff", |j| j.efficiency, |j, x| j.efficiency = x, 0.05, 1.0, 0.01, true)}
+                {num("Serving batch per replica", "wbatch", |j| f64::from(j.batch), |j, x| j.batch = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
+            </div>
+            <div class="input-grid">
+                <label class="check">
+                    <input type="checkbox" name="wown" prop:checked=move || sc.with(|s| s.job.owned)
+                        on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.job.owned = on); }/>
+                    "Own the chips (otherwise rent)"
+                </label>
+                {move || if sc.with(|s| s.job.owned) {
+                    view! {
+                        {num("Depreciation (years)", "wyears", |j| j.years, |j, x| j.years = x, 1.0, 10.0, 0.5, true)}
+                        {num("PUE", "wpue", |j| j.pue, |j, x| j.pue = x, 1.0, 2.5, 0.01, true)}
+                        {num("Electricity ($/kWh)", "wkwh", |j| j.usd_per_kwh, |j, x| j.usd_per_kwh = x, 0.0, 0.5, 0.005, true)}
+                    }.into_any()
+                } else {
+                    view! {
+                        <label class="field num">
+                            "$ per chip-hour (blank: published rate)"
+                            <input type="text" inputmode="decimal" name="wprice"
+                                prop:value=move || sc.with(|s| s.job.usd_per_chip_hour.map(|p| sig(p, 6)).unwrap_or_default())
+                                on:change=move |ev| {
+                                    let raw = event_target_value(&ev);
+                                    if raw.trim().is_empty() {
+                                        error.set(None);
+                                        sc.update(|s| s.job.usd_per_chip_hour = None);
+                                    } else {
+                                        match raw.trim().parse::<f64>() {
+                                            Ok(x) if x > 0.0 && x <= 1000.0 => { error.set(None); sc.update(|s| s.job.usd_per_chip_hour = Some(x)); }
+                                            _ => error.set(Some(format!("Price: '{raw}' is not a positive number of dollars (at most 1,000); the previous value is kept."))),
+                                        }
+                                    }
+                                }/>
+                        </label>
+                        {num("Discount", "wdisc", |j| j.discount, |j, x| j.discount = x, 0.0, 0.9, 0.01, true)}
+                    }.into_any()
+                }}
+            </div>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </div>
+    }
+}
+
+/// What one chip-hour is made of (owned), as a stacked bar.
+#[component]
+fn Breakdown(
+    /// The job's report.
+    report: engine::job::JobReport,
+) -> impl IntoView {
+    let parts: Vec<(&str, f64, &str)> = match report.owned_breakdown {
+        Some((c, p, o)) => vec![
+            ("capital", c, "#0072b2"),
+            ("power", p, "#e69f00"),
+            ("facility & maintenance", o, "#009e73"),
+        ],
+        None => vec![("rental", report.usd_per_chip_hour.value, "#0072b2")],
+    };
+    let total: f64 = parts.iter().map(|p| p.1).sum();
+    let mut x = 0.0;
+    let bars = parts
+        .iter()
+        .map(|(name, v, color)| {
+            let w = v / total * 100.0;
+            let here = x;
+            x += w;
+            view! {
+                <rect x=format!("{here:.2}%") y="0" width=format!("{w:.2}%") height="28" fill=*color>
+                    <title>{format!("{name}: ${}/chip-hour", sig(*v, 3))}</title>
+                </rect>
+            }
+        })
+        .collect_view();
+    let legend = parts
+        .iter()
+        .map(|(name, v, color)| view! { <li><span class="swatch" style=format!("background:{color}")></span>{format!("{name}: ${} ({}%)", sig(*v, 3), sig(v / total * 100.0, 3))}</li> })
+        .collect_view();
+    view! {
+        <div class="card">
+            <h2>"One chip-hour"</h2>
+            <svg class="stack" id="cost-breakdown" width="100%" height="28" role="img" aria-label="Cost of one chip-hour by component">{bars}</svg>
+            <ul class="legend-list">{legend}</ul>
+            <p class="small-note">{format!("${} per chip-hour × {} chips", sig(total, 4), report.chips)}</p>
+        </div>
+    }
+}
+
+/// Horizontal bars: the training cost per million tokens with each input moved ±20%.
+#[component]
+fn Tornado(
+    /// Base value and swings, largest first.
+    swings: Memo<Option<(f64, Vec<engine::job::Swing>)>>,
+) -> impl IntoView {
+    move || {
+        let Some((base, bars)) = swings.get() else {
+            return view! { <div class="card"><p class="na">"No sensitivity: the job does not evaluate."</p></div> }.into_any();
+        };
+        let span = bars
+            .iter()
+            .flat_map(|b| [b.low, b.high])
+            .filter(|x| x.is_finite())
+            .map(|x| (x - base).abs())
+            .fold(1e-12, f64::max);
+        let row_h = 30.0;
+        let rows = bars
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let y = i as f64 * row_h + 6.0;
+                let pos = |v: f64| 60.0 + (v - base) / span * 38.0;
+                let (l, h) = (pos(b.low), pos(b.high));
+                view! {
+                    <g class="swing">
+                        <text x="0" y=y + 13.0 class="swing-label">{b.input}</text>
+                        <rect x=format!("{:.2}%", l.min(60.0)) y=y width=format!("{:.2}%", (60.0 - l).abs()) height="18" class="low"/>
+                        <rect x=format!("{:.2}%", h.min(60.0)) y=y width=format!("{:.2}%", (h - 60.0).abs()) height="18" class="high"/>
+                        <title>{format!("{}: −20% → ${}, +20% → ${}", b.input, sig(b.low, 4), sig(b.high, 4))}</title>
+                    </g>
+                }
+            })
+            .collect_view();
+        let h = bars.len() as f64 * row_h + 10.0;
+        view! {
+            <div class="card">
+                <h2>"What decides the cost per token"</h2>
+                <p class="small-note">{format!("Training $ per million tokens, base ${}; each input moved 20% down (light) and up (dark).", sig(base, 4))}</p>
+                <svg class="tornado" id="tornado" width="100%" height=h role="img" aria-label="Tornado chart of the training cost per million tokens">
+                    <line x1="60%" x2="60%" y1="0" y2=h class="axis"/>
+                    {rows}
+                </svg>
+            </div>
+        }
+        .into_any()
+    }
+}
