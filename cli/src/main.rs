@@ -11,7 +11,7 @@ use engine::catalog;
 use engine::collective::{self, estimate, sim, Algorithm, Op};
 use engine::system::{self, Cluster};
 use engine::{tco, workload};
-use engine::{Bytes, Chip, Dtype, FlopPerByte, OpSpec, Roofline};
+use engine::{Bytes, Chip, Dtype, FlopPerByte, OpSpec, Roofline, Scenario};
 use serde_json::{json, Value};
 
 const USAGE: &str = "\
@@ -32,6 +32,11 @@ commands:
                                          step time, tokens/s, MFU, time and cost to train
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
+  eval SCENARIO.json|- [--csv]           the report of a scenario (the app's state as JSON)
+  sweep SCENARIO.json|- --set PATH=FROM..TO:STEPS
+                                         CSV of the report as one input varies, e.g.
+                                         --set job.efficiency=0.3..0.9:7
+  scenario [--query Q]                   print a scenario as JSON (default, or from a link's query)
 
 operation specs (--op): gemm:M,N,K  elem:elements,reads,writes,flop_per_element
   prefill:batch,seq,heads,kv_heads,head_dim  attn-decode:batch,context,heads,kv_heads,head_dim
@@ -491,9 +496,172 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 ))
             }
         }
+        "scenario" => {
+            let a = Args::parse(rest, &["query"], &[])?;
+            no_positionals(&a)?;
+            let (sc, notes) = Scenario::from_query(a.value("query").unwrap_or(""));
+            for n in notes {
+                eprintln!("accelscope: note: {n}");
+            }
+            Ok(pretty(&serde_json::to_value(&sc)?))
+        }
+        "eval" => {
+            let a = Args::parse(rest, &[], &["csv", "json"])?;
+            let [file] = a.positional[..] else {
+                return Err(Usage(format!(
+                    "eval takes one scenario file, or - for standard input\n\n{USAGE}"
+                )));
+            };
+            let sc = read_scenario(file)?;
+            let row = job_row(&sc)?;
+            if a.flag("csv") {
+                Ok(to_csv(&[row]))
+            } else {
+                Ok(pretty(&row))
+            }
+        }
+        "sweep" => {
+            let a = Args::parse(rest, &["set"], &[])?;
+            let [file] = a.positional[..] else {
+                return Err(Usage(format!(
+                    "sweep takes one scenario file, or - for standard input\n\n{USAGE}"
+                )));
+            };
+            let sc = read_scenario(file)?;
+            let spec = a.required("set")?;
+            let (path, range) = spec
+                .split_once('=')
+                .ok_or_else(|| Usage(format!("--set wants PATH=FROM..TO:STEPS, got '{spec}'")))?;
+            let (span, steps) = range.split_once(':').unwrap_or((range, "11"));
+            let (from, to) = span
+                .split_once("..")
+                .ok_or_else(|| Usage(format!("--set wants FROM..TO, got '{span}'")))?;
+            let from = positive_or_zero(from, "FROM")?;
+            let to = positive_or_zero(to, "TO")?;
+            let steps: u32 = match steps.trim().parse() {
+                Ok(n) if (2..=10_000).contains(&n) => n,
+                _ => {
+                    return Err(Usage(format!(
+                        "STEPS must be a whole number from 2 to 10000, got '{steps}'"
+                    )))
+                }
+            };
+            let base = serde_json::to_value(&sc)?;
+            let pointer = format!("/{}", path.replace('.', "/"));
+            if base
+                .pointer(&pointer)
+                .is_none_or(|v| !v.is_number() && !v.is_null())
+            {
+                return Err(Usage(format!(
+                    "'{path}' is not a numeric setting of the scenario (try job.efficiency, job.nodes, job.usd_per_chip_hour, job.discount, job.tokens, job.pue)"
+                )));
+            }
+            let mut rows = Vec::new();
+            for k in 0..steps {
+                let x = from + (to - from) * f64::from(k) / f64::from(steps - 1);
+                let mut v = base.clone();
+                if let Some(slot) = v.pointer_mut(&pointer) {
+                    *slot = if slot.is_u64() {
+                        json!(x.round() as u64)
+                    } else {
+                        json!(x)
+                    };
+                }
+                let sc: Scenario = serde_json::from_value(v)?;
+                let mut row = job_row(&sc).unwrap_or_else(|e| json!({ "error": e.0 }));
+                row[path] = json!(x);
+                rows.push(row);
+            }
+            Ok(to_csv(&rows))
+        }
         "help" | "--help" | "-h" => Ok(USAGE.into()),
         other => Err(Usage(format!("unknown command '{other}'\n\n{USAGE}"))),
     }
+}
+
+fn positive_or_zero(x: &str, name: &str) -> Result<f64, Usage> {
+    match x.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(Usage(format!(
+            "{name} must be a number of at least 0, got '{x}'"
+        ))),
+    }
+}
+
+fn read_scenario(file: &str) -> Result<Scenario, Usage> {
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Usage(format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|e| Usage(format!("cannot read '{file}': {e}")))?
+    };
+    serde_json::from_str(&text).map_err(|e| Usage(format!("'{file}' is not a scenario: {e}")))
+}
+
+/// The job report of a scenario as one flat JSON object (one CSV row).
+fn job_row(sc: &Scenario) -> Result<Value, Usage> {
+    let r = engine::job::evaluate(&sc.job)?;
+    let l = r.train.layout;
+    Ok(json!({
+        "system": sc.job.system,
+        "nodes": sc.job.nodes,
+        "chips": r.chips,
+        "model": sc.job.model,
+        "dtype": sc.job.dtype.id(),
+        "tokens": sc.job.tokens,
+        "tp": l.tp,
+        "pp": l.pp,
+        "dp": l.dp,
+        "recompute": l.recompute,
+        "tokens_per_s": r.train.tokens_per_s,
+        "mfu": r.train.mfu,
+        "step_s": r.train.step.get(),
+        "time_s": r.time_s,
+        "chip_hours": r.chip_hours,
+        "usd_per_chip_hour": r.usd_per_chip_hour.value,
+        "cost_usd": r.cost_usd,
+        "train_cost_per_mtok_usd": r.train_usd_per_mtok,
+        "infer_cost_per_mtok_usd": r.infer_usd_per_mtok,
+        "chips_needed": r.infer.as_ref().map(|i| i.chips_needed),
+        "infer_tokens_per_s": r.infer.as_ref().map(|i| i.tokens_per_s),
+        "usd_per_pflop_hour_marketed": r.usd_per_pflop_hour_marketed,
+        "usd_per_pflop_hour_achieved": r.usd_per_pflop_hour_achieved,
+        "memory_per_chip_bytes": r.train.memory.total(),
+    }))
+}
+
+/// Rows of flat objects as CSV, columns in the first row's order.
+fn to_csv(rows: &[Value]) -> String {
+    let Some(Value::Object(first)) = rows.first() else {
+        return String::new();
+    };
+    let mut cols: Vec<String> = first.keys().cloned().collect();
+    for r in rows {
+        if let Value::Object(m) = r {
+            for k in m.keys() {
+                if !cols.contains(k) {
+                    cols.push(k.clone());
+                }
+            }
+        }
+    }
+    let cell = |v: &Value| match v {
+        Value::Null => String::new(),
+        Value::String(s) => format!("\"{}\"", s.replace('"', "\"\"")),
+        other => other.to_string(),
+    };
+    let mut out = cols.join(",");
+    for r in rows {
+        out.push('\n');
+        let line: Vec<String> = cols
+            .iter()
+            .map(|c| cell(r.get(c).unwrap_or(&Value::Null)))
+            .collect();
+        out.push_str(&line.join(","));
+    }
+    out
 }
 
 fn sys_chip(c: &Cluster) -> &'static str {

@@ -492,3 +492,64 @@ fn train_and_infer_nonsense_exits_2() {
         "does not fit",
     );
 }
+
+fn run_stdin(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_accelscope"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn eval_and_sweep_read_the_apps_scenario() {
+    let (code, scenario, _) = run(&[
+        "scenario",
+        "--query",
+        "wsys=hgx-h100-8&wnodes=4&wmodel=llama3-8b&wprice=2&wgbs=256",
+    ]);
+    assert_eq!(code, 0);
+    let (code, out, err) = run_stdin(&["eval", "-"], &scenario);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["usd_per_chip_hour"], 2.0);
+    let cost = v["cost_usd"].as_f64().unwrap();
+    assert!((cost - v["chip_hours"].as_f64().unwrap() * 2.0).abs() < 1e-6 * cost);
+    let (code, csv, err) = run_stdin(
+        &["sweep", "-", "--set", "job.usd_per_chip_hour=1..4:4"],
+        &scenario,
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 5, "header and 4 rows");
+    let col = lines[0].split(',').position(|c| c == "cost_usd").unwrap();
+    let costs: Vec<f64> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').nth(col).unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        (costs[3] / costs[0] - 4.0).abs() < 1e-9,
+        "cost is linear in price: {costs:?}"
+    );
+    let (code, _, err) = run_stdin(&["sweep", "-", "--set", "job.model=1..2:3"], &scenario);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a numeric setting"));
+    let (code, _, err) = run_stdin(&["eval", "-"], "{\"page\": ");
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a scenario"));
+}

@@ -848,7 +848,12 @@ pub fn best_layout(
         }
         tp *= 2;
     }
-    best.ok_or(last_err)
+    best.ok_or(match last_err {
+        WorkloadError::BadLayout(why) => WorkloadError::BadLayout(format!(
+            "no layout of {chips} chips fits; the last one tried failed because {why} (try another node count or global batch)"
+        )),
+        other => other,
+    })
 }
 
 #[cfg(test)]
