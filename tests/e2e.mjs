@@ -242,6 +242,9 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   assert.ok(mfu > 0.1 && mfu < 0.8, `MFU ${mfu}`);
   assert.equal(await num('rate'), 2);
   assert.ok((await page.locator('#tornado .swing').count()) >= 4);
+  // The same job on other platforms, each with a cost per token.
+  const priced = await page.$$eval('#platforms-table td[data-train-mtok]', (tds) => tds.map((t) => Number(t.dataset.trainMtok)));
+  assert.ok(priced.length >= 5 && priced.every((x) => x > 0), `${priced}`);
   // Doubling the price doubles the cost of the run.
   await page.fill('input[name=wprice]', '4');
   await page.press('input[name=wprice]', 'Enter');

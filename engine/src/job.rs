@@ -312,6 +312,102 @@ pub fn tornado(job: &Job, fraction: f64) -> Result<(f64, Vec<Swing>), WorkloadEr
     Ok((base.train_usd_per_mtok, swings))
 }
 
+/// An input that [`break_even`] can move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lever {
+    /// Matmul efficiency (and with it MFU), 0.05 to 1.
+    Efficiency,
+    /// Rental discount, 0 to 0.95.
+    Discount,
+    /// $ per chip-hour, 0.01 to 100.
+    Price,
+}
+
+impl Lever {
+    /// Label for tables.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Lever::Efficiency => "matmul efficiency",
+            Lever::Discount => "discount",
+            Lever::Price => "$ per chip-hour",
+        }
+    }
+    fn range(self) -> (f64, f64) {
+        match self {
+            Lever::Efficiency => (0.05, 1.0),
+            Lever::Discount => (0.0, 0.95),
+            Lever::Price => (0.01, 100.0),
+        }
+    }
+    fn set(self, j: &mut Job, x: f64, base_price: f64) {
+        match self {
+            Lever::Efficiency => j.efficiency = x,
+            Lever::Discount => {
+                j.owned = false;
+                j.usd_per_chip_hour.get_or_insert(base_price);
+                j.discount = x;
+            }
+            Lever::Price => {
+                j.owned = false;
+                j.usd_per_chip_hour = Some(x);
+                j.discount = 0.0;
+            }
+        }
+    }
+}
+
+/// The value of `lever` on job `a` at which its training cost per million tokens equals
+/// job `b`'s, by bisection; `None` when no value in the lever's range gets there.
+///
+/// # Errors
+/// When either job cannot be evaluated.
+pub fn break_even(a: &Job, b: &Job, lever: Lever) -> Result<Option<f64>, WorkloadError> {
+    let target = evaluate(b)?.train_usd_per_mtok;
+    let base = evaluate(a)?;
+    let layout = base.train.layout;
+    let price = base.usd_per_chip_hour.value;
+    let sys = system::find(&a.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let model = workload::find_model(&a.model)?;
+    let cluster = Cluster {
+        system: sys,
+        nodes: a.nodes,
+    };
+    let cost = |x: f64| -> f64 {
+        let mut j = a.clone();
+        lever.set(&mut j, x, price);
+        let cfg = TrainConfig {
+            model: model.clone(),
+            dtype: j.dtype,
+            global_batch: j.global_batch,
+            layout,
+            matmul_efficiency: j.efficiency,
+            dp_overlap: 0.0,
+            tp_overlap: 0.0,
+        };
+        workload::train(&cluster, &chip, &cfg)
+            .ok()
+            .and_then(|t| report(&j, &cluster, &chip, t, &model).ok())
+            .map_or(f64::NAN, |r| r.train_usd_per_mtok)
+    };
+    let (mut lo, mut hi) = lever.range();
+    let (flo, fhi) = (cost(lo) - target, cost(hi) - target);
+    if !(flo.is_finite() && fhi.is_finite()) || flo.signum() == fhi.signum() {
+        return Ok(None);
+    }
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        let f = cost(mid) - target;
+        if f.signum() == flo.signum() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(Some(0.5 * (lo + hi)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,6 +454,40 @@ mod tests {
         let (_, bars) = tornado(&job, 0.2).unwrap();
         let pue = bars.iter().find(|b| b.input == "PUE").unwrap();
         assert!(pue.high > pue.low);
+    }
+
+    #[test]
+    fn break_even_finds_where_two_platforms_cost_the_same() {
+        let trn2 = Job {
+            usd_per_chip_hour: Some(1.5),
+            ..Job::default()
+        };
+        let h100 = Job {
+            system: "hgx-h100-8".into(),
+            nodes: 32,
+            usd_per_chip_hour: Some(4.0),
+            ..Job::default()
+        };
+        let target = evaluate(&h100).unwrap().train_usd_per_mtok;
+        for lever in [Lever::Efficiency, Lever::Price] {
+            let Some(x) = break_even(&trn2, &h100, lever).unwrap() else {
+                continue;
+            };
+            let mut j = trn2.clone();
+            lever.set(&mut j, x, 1.5);
+            // At the break-even value the two cost the same per token (same layout kept).
+            let got = evaluate(&j).unwrap().train_usd_per_mtok;
+            assert!(
+                (got / target - 1.0).abs() < 0.02,
+                "{}: {got} vs {target}",
+                lever.label()
+            );
+        }
+        let p = break_even(&trn2, &h100, Lever::Price).unwrap().unwrap();
+        assert!(
+            p > 1.5,
+            "Trn2 at $1.5 is cheaper per token than H100 at $4, so it breaks even higher: {p}"
+        );
     }
 
     #[test]

@@ -497,11 +497,10 @@ pub fn train(
             "matmul efficiency must be in (0, 1]".into(),
         ));
     }
-    if cfg.global_batch % (l.dp * l.micro_batch) != 0 {
-        return Err(WorkloadError::BadLayout(format!(
-            "a global batch of {} does not split into micro-batches of {} over {} replicas",
-            cfg.global_batch, l.micro_batch, l.dp
-        )));
+    if cfg.global_batch == 0 {
+        return Err(WorkloadError::BadInput(
+            "the global batch must be at least 1".into(),
+        ));
     }
     let roof = Roofline::dense(chip, cfg.dtype).ok_or_else(|| {
         WorkloadError::NoFormat(format!("{} has no dense {} figure", chip.id, cfg.dtype))
@@ -520,7 +519,8 @@ pub fn train(
             detail: detail.into(),
         });
     }
-    let micro = f64::from(cfg.global_batch / (l.dp * l.micro_batch));
+    // A global batch that does not divide evenly is rounded up to whole micro-batches.
+    let micro = f64::from(cfg.global_batch.div_ceil(l.dp * l.micro_batch));
     let tokens_mb = f64::from(l.micro_batch) * f64::from(m.seq);
     let tp = f64::from(l.tp);
     let eff_roof = Roofline {
@@ -574,7 +574,7 @@ pub fn train(
         0.0
     };
     let step = compute + bubble + tp_comm + dp_comm;
-    let tokens = f64::from(cfg.global_batch) * f64::from(m.seq);
+    let tokens = micro * f64::from(l.dp * l.micro_batch) * f64::from(m.seq);
     let tokens_per_s = tokens / step;
     let peak_total = roof.peak.get() * f64::from(cluster.chips());
     let mfu = m.train_flops_per_token() * tokens_per_s / peak_total;

@@ -85,6 +85,7 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Tornado swings=swings/>
                         </div>
                         <p class="small-note">{step_note}</p>
+                        <Platforms job=job/>
                     }.into_any()
                 }
             }}
@@ -216,7 +217,7 @@ fn Inputs() -> impl IntoView {
                 <label class="check">
                     <input type="checkbox" name="wown" prop:checked=move || sc.with(|s| s.job.owned)
                         on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.job.owned = on); }/>
-                    "Own the chips (otherwise rent)"
+                    "Own the chips"
                 </label>
                 {move || if sc.with(|s| s.job.owned) {
                     view! {
@@ -341,5 +342,122 @@ fn Tornado(
             </div>
         }
         .into_any()
+    }
+}
+
+/// Platforms compared on the same job at about the same chip count.
+const PLATFORMS: [&str; 5] = [
+    "trn2-ultra-64",
+    "trn3-ultra-144",
+    "hgx-h100-8",
+    "hgx-b200-8",
+    "gb300-nvl72",
+];
+
+/// The same job on several platforms: cost per token, where the run's money goes, and the
+/// price at which each matches the job's own platform.
+#[component]
+fn Platforms(
+    /// The job as set above.
+    job: Memo<Job>,
+) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        let j = job.get();
+        let chips = system::find(&j.system)
+            .map(|s| s.chips() * j.nodes)
+            .unwrap_or(64);
+        let mut ids: Vec<String> = PLATFORMS.iter().map(|x| (*x).to_string()).collect();
+        if !ids.contains(&j.system) {
+            ids.insert(0, j.system.clone());
+        }
+        ids.into_iter()
+            .filter_map(|id| {
+                let sys = system::find(&id).ok()?;
+                let nodes = chips.div_ceil(sys.chips()).max(1);
+                let mut other = Job {
+                    system: id.clone(),
+                    nodes,
+                    usd_per_chip_hour: None,
+                    ..j.clone()
+                };
+                if id == j.system {
+                    other = j.clone();
+                }
+                let r = evaluate(&other).map_err(|e| e.to_string());
+                let be = if id == j.system {
+                    None
+                } else {
+                    engine::job::break_even(&other, &j, engine::job::Lever::Price)
+                        .ok()
+                        .flatten()
+                };
+                let chip = engine::catalog::find(sys.chip).ok()?;
+                Some((sys.name, id, nodes, r, be, chip))
+            })
+            .collect::<Vec<_>>()
+    });
+    move || {
+        let list = rows.get();
+        let max_cost = list
+            .iter()
+            .filter_map(|(_, _, _, r, _, _)| r.as_ref().ok().map(|r| r.cost_usd))
+            .fold(0.0, f64::max);
+        let body = list
+            .iter()
+            .map(|(name, id, nodes, r, be, chip)| match r {
+                Err(e) => view! { <tr><th scope="row">{*name}</th><td colspan="7"><span class="na">{e.clone()}</span></td></tr> }.into_any(),
+                Ok(r) => {
+                    let t = &r.train;
+                    let parts = [
+                        ("compute", t.compute.get(), "#0072b2"),
+                        ("bubble", t.bubble.get(), "#56b4e9"),
+                        ("tensor-parallel", t.tp_comm.get(), "#e69f00"),
+                        ("data-parallel", t.dp_comm.get(), "#d55e00"),
+                    ];
+                    let step = t.step.get();
+                    let mut x = 0.0;
+                    let bars = parts
+                        .iter()
+                        .map(|(n, v, c)| {
+                            let w = v / step * r.cost_usd / max_cost * 100.0;
+                            let here = x;
+                            x += w;
+                            view! { <rect x=format!("{here:.2}%") y="2" width=format!("{w:.2}%") height="16" fill=*c><title>{format!("{n}: ${}", thousands(v / step * r.cost_usd))}</title></rect> }
+                        })
+                        .collect_view();
+                    let per_pf = |d: Dtype| chip.dense(d).map_or("—".to_string(), |p| format!("${}", sig(r.usd_per_chip_hour.value / (p.get() / 1e15), 3)));
+                    let rate = r.usd_per_chip_hour;
+                    view! {
+                        <tr data-system=id.clone()>
+                            <th scope="row">{*name}<div class="sub small">{format!("{} × {} = {} chips", nodes, id, r.chips)}</div></th>
+                            <td><Fig text=format!("${}", sig(rate.value, 3)) source=rate.source estimate=rate.estimate note=rate.note/></td>
+                            <td>{per_pf(Dtype::Bf16)}</td><td>{per_pf(Dtype::Fp8)}</td><td>{per_pf(Dtype::Fp4)}</td>
+                            <td data-train-mtok=r.train_usd_per_mtok>{format!("${}", sig(r.train_usd_per_mtok, 3))}</td>
+                            <td class="barcell"><svg width="100%" height="20" role="img" aria-label="cost of the run by where the time goes">{bars}</svg>
+                                <span class="small">{format!("${} · {} days", thousands(r.cost_usd), sig(r.time_s / 86400.0, 3))}</span></td>
+                            <td>{be.map_or("—".to_string(), |p| format!("${}", sig(p, 3)))}</td>
+                        </tr>
+                    }
+                    .into_any()
+                }
+            })
+            .collect_view();
+        view! {
+            <h2>"The same job on other platforms"</h2>
+            <p class="small-note">"Each platform runs the job on at least as many chips, at its first published (or assumed) rental rate. The bar splits the cost of the run by where the step time goes: "
+                <span class="swatch" style="background:#0072b2"></span>"compute "<span class="swatch" style="background:#56b4e9"></span>"pipeline bubble "
+                <span class="swatch" style="background:#e69f00"></span>"tensor-parallel "<span class="swatch" style="background:#d55e00"></span>"data-parallel communication. "
+                "Break-even: the $/chip-hour at which that platform matches the job's own cost per token."</p>
+            <div class="table-wrap">
+                <table class="compare" id="platforms-table">
+                    <thead><tr>
+                        <th scope="col">"Platform"</th><th scope="col">"$/chip-hour"</th>
+                        <th scope="col">"$/PFLOP-h BF16"</th><th scope="col">"FP8"</th><th scope="col">"FP4"</th>
+                        <th scope="col">"Training $/Mtok"</th><th scope="col">"Cost of the run"</th><th scope="col">"Break-even $/chip-h"</th>
+                    </tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+        }
     }
 }
