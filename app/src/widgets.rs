@@ -2,6 +2,8 @@
 
 use engine::{Dtype, Source};
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::JsCast;
 
 use crate::state::use_scenario;
 
@@ -148,4 +150,45 @@ pub fn FormatSelect(
             </select>
         </label>
     }
+}
+
+/// Keep `width` equal to the content width of `wrap`: measured once at mount (so the first
+/// frame has a chart), then by a ResizeObserver, so drawing never forces a layout to read it.
+pub fn observe_width(wrap: NodeRef<leptos::html::Div>, width: RwSignal<f64>) {
+    Effect::new(move |_| {
+        let Some(el) = wrap.get() else { return };
+        width.set(f64::from(el.client_width()));
+        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                    let w = e.content_rect().width();
+                    if (w - width.get_untracked()).abs() >= 1.0 {
+                        width.set(w);
+                    }
+                }
+            },
+        );
+        if let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+            ro.observe(&el);
+            let keep = SendWrapper::new((ro, cb));
+            on_cleanup(move || {
+                let (ro, cb) = keep.take();
+                ro.disconnect();
+                drop(cb);
+            });
+        }
+    });
+}
+
+/// Size `canvas` to `w` × `h` CSS pixels backed by device pixels; returns the pixel ratio.
+pub fn size_canvas(canvas: &web_sys::HtmlCanvasElement, w: f64, h: f64) -> f64 {
+    let dpr = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .max(1.0);
+    canvas.set_width((w * dpr) as u32);
+    canvas.set_height((h * dpr) as u32);
+    let style = canvas.unchecked_ref::<web_sys::HtmlElement>().style();
+    style.set_property("width", &format!("{w}px")).ok();
+    style.set_property("height", &format!("{h}px")).ok();
+    dpr
 }

@@ -8,14 +8,12 @@ use engine::units::sig;
 use engine::Bytes;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
-use send_wrapper::SendWrapper;
-use wasm_bindgen::JsCast;
 
 use crate::charts::canvas::MeasuringCanvas;
 use crate::charts::collectives::{draw, to_csv, CollectiveData, Measurement, Metric, Series};
 use crate::charts::roofline::css_color;
 use crate::state::use_scenario;
-use crate::widgets::{Derived, Fig};
+use crate::widgets::{observe_width, size_canvas, Derived, Fig};
 
 /// Sizes on the x axis: 8 B to 16 GiB in powers of two.
 fn sizes() -> impl Iterator<Item = f64> {
@@ -219,29 +217,7 @@ fn CanvasChart(
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let wrap = NodeRef::<leptos::html::Div>::new();
     let width = RwSignal::new(0.0f64);
-    Effect::new(move |_| {
-        let Some(el) = wrap.get() else { return };
-        width.set(f64::from(el.client_width()));
-        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
-            move |entries: js_sys::Array| {
-                if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
-                    let w = e.content_rect().width();
-                    if (w - width.get_untracked()).abs() >= 1.0 {
-                        width.set(w);
-                    }
-                }
-            },
-        );
-        if let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
-            ro.observe(&el);
-            let keep = SendWrapper::new((ro, cb));
-            on_cleanup(move || {
-                let (ro, cb) = keep.take();
-                ro.disconnect();
-                drop(cb);
-            });
-        }
-    });
+    observe_width(wrap, width);
     Effect::new(move |_| {
         let d = data.get();
         let w = width.get();
@@ -251,14 +227,7 @@ fn CanvasChart(
         }
         let w = w.max(260.0);
         let h = (w * 0.7).clamp(240.0, 460.0);
-        let dpr = web_sys::window()
-            .map_or(1.0, |w| w.device_pixel_ratio())
-            .max(1.0);
-        c.set_width((w * dpr) as u32);
-        c.set_height((h * dpr) as u32);
-        let style = c.unchecked_ref::<web_sys::HtmlElement>().style();
-        style.set_property("width", &format!("{w}px")).ok();
-        style.set_property("height", &format!("{h}px")).ok();
+        let dpr = size_canvas(&c, w, h);
         let Some(backend) = MeasuringCanvas::new(c.clone()) else {
             return;
         };

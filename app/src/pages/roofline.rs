@@ -4,13 +4,12 @@ use engine::units::sig;
 use engine::{Bound, BytesPerSec, Dtype, FlopPerByte, FlopPerSec, OpSpec, Roofline};
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
-use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 
 use crate::charts::canvas::MeasuringCanvas;
 use crate::charts::roofline::{css_color, draw, to_csv, Frame, Marker, Roof, RooflineData};
 use crate::state::use_scenario;
-use crate::widgets::{ChipPicker, Derived};
+use crate::widgets::{observe_width, size_canvas, ChipPicker, Derived};
 
 /// The roofline chart, its data table and the operations editor.
 #[component]
@@ -116,32 +115,8 @@ fn Chart(
     let width = RwSignal::new(0.0f64);
     let frame = StoredValue::new(None::<(Frame, f64)>);
     let hover = RwSignal::new(None::<(f64, f64, f64)>);
-    // The width comes from a ResizeObserver, so drawing never forces a layout to read it.
     let wrap = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let Some(el) = wrap.get() else { return };
-        // One measurement at mount, so the first frame has a chart; the observer does the rest.
-        width.set(f64::from(el.client_width()));
-        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
-            move |entries: js_sys::Array| {
-                if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
-                    let w = e.content_rect().width();
-                    if (w - width.get_untracked()).abs() >= 1.0 {
-                        width.set(w);
-                    }
-                }
-            },
-        );
-        if let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
-            ro.observe(&el);
-            let keep = SendWrapper::new((ro, cb));
-            on_cleanup(move || {
-                let (ro, cb) = keep.take();
-                ro.disconnect();
-                drop(cb);
-            });
-        }
-    });
+    observe_width(wrap, width);
     Effect::new(move |_| {
         let d = data.get();
         let Some(c) = canvas.get() else { return };
@@ -151,14 +126,7 @@ fn Chart(
         }
         let w = w.max(280.0);
         let h = (w * 0.62).clamp(260.0, 600.0);
-        let dpr = web_sys::window()
-            .map_or(1.0, |w| w.device_pixel_ratio())
-            .max(1.0);
-        c.set_width((w * dpr) as u32);
-        c.set_height((h * dpr) as u32);
-        let style = c.unchecked_ref::<web_sys::HtmlElement>().style();
-        style.set_property("width", &format!("{w}px")).ok();
-        style.set_property("height", &format!("{h}px")).ok();
+        let dpr = size_canvas(&c, w, h);
         let perf = web_sys::window().and_then(|w| w.performance());
         let t0 = perf.as_ref().map_or(0.0, web_sys::Performance::now);
         let Some(backend) = MeasuringCanvas::new(c.clone()) else {
