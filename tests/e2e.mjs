@@ -242,6 +242,14 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   assert.ok(mfu > 0.1 && mfu < 0.8, `MFU ${mfu}`);
   assert.equal(await num('rate'), 2);
   assert.ok((await page.locator('#tornado .swing').count()) >= 4);
+  // Break-even: moving the price until this job costs what the reference platform costs.
+  await page.selectOption('select[name=wlever]', 'price');
+  await page.selectOption('select[name=wref]', 'gb300-nvl72');
+  await urlHas(page, 'wref', 'gb300-nvl72');
+  const be = Number(await page.getAttribute('#breakeven', 'data-break-even'));
+  assert.ok(be > 0, `break-even price ${be}`);
+  assert.match(await page.textContent('#breakeven-text'), /matches GB300 NVL72 at \$ per chip-hour/);
+  assert.ok((await num('energy')) > 0, 'energy per token');
   // The same job on other platforms, each with a cost per token.
   const priced = await page.$$eval('#platforms-table td[data-train-mtok]', (tds) => tds.map((t) => Number(t.dataset.trainMtok)));
   assert.ok(priced.length >= 5 && priced.every((x) => x > 0), `${priced}`);

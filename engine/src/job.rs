@@ -46,6 +46,20 @@ pub struct Job {
     pub pue: f64,
     /// Ownership: $/kWh.
     pub usd_per_kwh: f64,
+    /// Renting: which of the chip's published rates (index into [`tco::rental_options`]).
+    pub rental_option: u32,
+    /// Ownership: price per chip with its server share; `None` takes the default estimate.
+    pub chip_usd: Option<f64>,
+    /// Ownership: annual cost of capital.
+    pub cost_of_capital: f64,
+    /// Ownership: facility $ per kW of IT load per month.
+    pub facility_usd_per_kw_month: f64,
+    /// Ownership: maintenance per year as a fraction of capital.
+    pub maintenance: f64,
+    /// The platform the break-even chart compares against (system id).
+    pub compare_with: String,
+    /// The input the break-even chart moves.
+    pub lever: Lever,
 }
 
 impl Default for Job {
@@ -65,6 +79,13 @@ impl Default for Job {
             years: 5.0,
             pue: 1.2,
             usd_per_kwh: 0.08,
+            rental_option: 0,
+            chip_usd: None,
+            cost_of_capital: 0.08,
+            facility_usd_per_kw_month: 150.0,
+            maintenance: 0.03,
+            compare_with: "hgx-h100-8".into(),
+            lever: Lever::Efficiency,
         }
     }
 }
@@ -96,6 +117,10 @@ pub struct JobReport {
     pub usd_per_pflop_hour_achieved: f64,
     /// Components of the $/chip-hour when owned: (capital, power, facility and maintenance).
     pub owned_breakdown: Option<(f64, f64, f64)>,
+    /// Facility power of the cluster at the job's load, W (all-in per-chip power × PUE).
+    pub facility_w: f64,
+    /// Training energy per token at the facility meter, J.
+    pub joules_per_token: f64,
 }
 
 /// The price model of a job.
@@ -105,6 +130,12 @@ fn pricing(job: &Job, chip: &str) -> (Pricing, Sourced<f64>) {
         o.years = job.years;
         o.pue = job.pue;
         o.usd_per_kwh = job.usd_per_kwh;
+        o.cost_of_capital = job.cost_of_capital;
+        o.facility_usd_per_kw_month = job.facility_usd_per_kw_month;
+        o.maintenance = job.maintenance;
+        if let Some(c) = job.chip_usd {
+            o.chip_usd = Sourced::user(c);
+        }
         let p = Pricing::Owned(o);
         let v = p.usd_per_chip_hour();
         (
@@ -115,7 +146,11 @@ fn pricing(job: &Job, chip: &str) -> (Pricing, Sourced<f64>) {
     } else {
         let rate = match job.usd_per_chip_hour {
             Some(x) => Sourced::user(x),
-            None => tco::rental_options(chip).remove(0).1,
+            None => {
+                let mut options = tco::rental_options(chip);
+                let i = (job.rental_option as usize).min(options.len() - 1);
+                options.swap_remove(i).1
+            }
         };
         let p = Pricing::Rental {
             usd_per_chip_hour: rate,
@@ -196,6 +231,8 @@ fn report(
     )
     .ok();
     let peak_pf = chip.dense(job.dtype).map_or(f64::NAN, |p| p.get() / 1e15);
+    let own = tco::ownership_default(&chip.id);
+    let facility_w = own.power_w.value * own.load * job.pue * f64::from(chips);
     let per_h = price.usd_per_chip_hour();
     Ok(JobReport {
         infer_usd_per_mtok: infer
@@ -218,6 +255,8 @@ fn report(
             Pricing::Rental { .. } => None,
         },
         usd_per_chip_hour: rate,
+        facility_w,
+        joules_per_token: facility_w / train.tokens_per_s,
         train,
     })
 }
@@ -314,6 +353,8 @@ pub fn tornado(job: &Job, fraction: f64) -> Result<(f64, Vec<Swing>), WorkloadEr
 
 /// An input that [`break_even`] can move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Lever {
     /// Matmul efficiency (and with it MFU), 0.05 to 1.
     Efficiency,
@@ -324,6 +365,17 @@ pub enum Lever {
 }
 
 impl Lever {
+    /// Every lever.
+    pub const ALL: [Lever; 3] = [Lever::Efficiency, Lever::Discount, Lever::Price];
+    /// Id in links.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Lever::Efficiency => "efficiency",
+            Lever::Discount => "discount",
+            Lever::Price => "price",
+        }
+    }
     /// Label for tables.
     #[must_use]
     pub const fn label(self) -> &'static str {
@@ -333,7 +385,9 @@ impl Lever {
             Lever::Price => "$ per chip-hour",
         }
     }
-    fn range(self) -> (f64, f64) {
+    /// The values the lever can take.
+    #[must_use]
+    pub const fn range(self) -> (f64, f64) {
         match self {
             Lever::Efficiency => (0.05, 1.0),
             Lever::Discount => (0.0, 0.95),
@@ -357,6 +411,72 @@ impl Lever {
     }
 }
 
+/// The training cost per million tokens of `job` as a function of one lever, with the
+/// job's own best layout held fixed (so the curve isolates the lever).
+struct CostCurve {
+    job: Job,
+    lever: Lever,
+    layout: Layout,
+    price: f64,
+    cluster: Cluster,
+    chip: crate::chip::Chip,
+    model: workload::Model,
+}
+
+impl CostCurve {
+    fn new(job: &Job, lever: Lever) -> Result<Self, WorkloadError> {
+        let base = evaluate(job)?;
+        let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+        let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+        Ok(Self {
+            job: job.clone(),
+            lever,
+            layout: base.train.layout,
+            price: base.usd_per_chip_hour.value,
+            cluster: Cluster {
+                system: sys,
+                nodes: job.nodes,
+            },
+            chip,
+            model: workload::find_model(&job.model)?,
+        })
+    }
+
+    fn at(&self, x: f64) -> f64 {
+        let mut j = self.job.clone();
+        self.lever.set(&mut j, x, self.price);
+        let cfg = TrainConfig {
+            model: self.model.clone(),
+            dtype: j.dtype,
+            global_batch: j.global_batch,
+            layout: self.layout,
+            matmul_efficiency: j.efficiency,
+            dp_overlap: 0.0,
+            tp_overlap: 0.0,
+        };
+        workload::train(&self.cluster, &self.chip, &cfg)
+            .ok()
+            .and_then(|t| report(&j, &self.cluster, &self.chip, t, &self.model).ok())
+            .map_or(f64::NAN, |r| r.train_usd_per_mtok)
+    }
+}
+
+/// `n` points (lever value, training $ per million tokens) across the lever's range.
+///
+/// # Errors
+/// When the job cannot be evaluated.
+pub fn curve(job: &Job, lever: Lever, n: u32) -> Result<Vec<(f64, f64)>, WorkloadError> {
+    let c = CostCurve::new(job, lever)?;
+    let (lo, hi) = lever.range();
+    let n = n.max(2);
+    Ok((0..n)
+        .map(|k| {
+            let x = lo + (hi - lo) * f64::from(k) / f64::from(n - 1);
+            (x, c.at(x))
+        })
+        .collect())
+}
+
 /// The value of `lever` on job `a` at which its training cost per million tokens equals
 /// job `b`'s, by bisection; `None` when no value in the lever's range gets there.
 ///
@@ -364,41 +484,15 @@ impl Lever {
 /// When either job cannot be evaluated.
 pub fn break_even(a: &Job, b: &Job, lever: Lever) -> Result<Option<f64>, WorkloadError> {
     let target = evaluate(b)?.train_usd_per_mtok;
-    let base = evaluate(a)?;
-    let layout = base.train.layout;
-    let price = base.usd_per_chip_hour.value;
-    let sys = system::find(&a.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let model = workload::find_model(&a.model)?;
-    let cluster = Cluster {
-        system: sys,
-        nodes: a.nodes,
-    };
-    let cost = |x: f64| -> f64 {
-        let mut j = a.clone();
-        lever.set(&mut j, x, price);
-        let cfg = TrainConfig {
-            model: model.clone(),
-            dtype: j.dtype,
-            global_batch: j.global_batch,
-            layout,
-            matmul_efficiency: j.efficiency,
-            dp_overlap: 0.0,
-            tp_overlap: 0.0,
-        };
-        workload::train(&cluster, &chip, &cfg)
-            .ok()
-            .and_then(|t| report(&j, &cluster, &chip, t, &model).ok())
-            .map_or(f64::NAN, |r| r.train_usd_per_mtok)
-    };
+    let c = CostCurve::new(a, lever)?;
     let (mut lo, mut hi) = lever.range();
-    let (flo, fhi) = (cost(lo) - target, cost(hi) - target);
+    let (flo, fhi) = (c.at(lo) - target, c.at(hi) - target);
     if !(flo.is_finite() && fhi.is_finite()) || flo.signum() == fhi.signum() {
         return Ok(None);
     }
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
-        let f = cost(mid) - target;
+        let f = c.at(mid) - target;
         if f.signum() == flo.signum() {
             lo = mid;
         } else {
@@ -488,6 +582,55 @@ mod tests {
             p > 1.5,
             "Trn2 at $1.5 is cheaper per token than H100 at $4, so it breaks even higher: {p}"
         );
+    }
+
+    #[test]
+    fn rate_options_chip_prices_and_energy() {
+        // trn1: option 0 is on-demand ($1.34), option 1 AWS's RI-effective rate ($0.51).
+        let base = Job {
+            system: "trn1-16".into(),
+            nodes: 2,
+            model: "llama3-8b".into(),
+            global_batch: 256,
+            ..Job::default()
+        };
+        let od = evaluate(&base).unwrap();
+        let ri = evaluate(&Job {
+            rental_option: 1,
+            ..base.clone()
+        })
+        .unwrap();
+        assert!((ri.cost_usd / od.cost_usd - (8.197 / 21.50)).abs() < 1e-9);
+        assert!(
+            !ri.usd_per_chip_hour.source.is_user(),
+            "a published rate keeps its source"
+        );
+        let own = Job {
+            owned: true,
+            ..base.clone()
+        };
+        let cheap = evaluate(&Job {
+            chip_usd: Some(5_000.0),
+            ..own.clone()
+        })
+        .unwrap();
+        let dear = evaluate(&Job {
+            chip_usd: Some(50_000.0),
+            ..own
+        })
+        .unwrap();
+        assert!(dear.cost_usd > cheap.cost_usd);
+        assert!(
+            od.joules_per_token > 0.0
+                && (od.facility_w / od.train.tokens_per_s - od.joules_per_token).abs() < 1e-9
+        );
+    }
+
+    #[test]
+    fn cost_falls_along_the_efficiency_curve() {
+        let pts = curve(&Job::default(), Lever::Efficiency, 9).unwrap();
+        assert_eq!(pts.len(), 9);
+        assert!(pts.windows(2).all(|w| w[1].1 <= w[0].1), "{pts:?}");
     }
 
     #[test]

@@ -327,6 +327,15 @@ impl Scenario {
         q.push(format!("wyears={}", j.years));
         q.push(format!("wpue={}", j.pue));
         q.push(format!("wkwh={}", j.usd_per_kwh));
+        q.push(format!("wopt={}", j.rental_option));
+        if let Some(c) = j.chip_usd {
+            q.push(format!("wchip={c}"));
+        }
+        q.push(format!("wcoc={}", j.cost_of_capital));
+        q.push(format!("wfac={}", j.facility_usd_per_kw_month));
+        q.push(format!("wmaint={}", j.maintenance));
+        q.push(format!("wref={}", enc(&j.compare_with)));
+        q.push(format!("wlever={}", j.lever.id()));
         q.join("&")
     }
 
@@ -550,9 +559,35 @@ impl Scenario {
                         format!("'{v}' is not a positive whole number; default kept"),
                     ),
                 },
-                "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" => {
+                "wref" => match system::find(v) {
+                    Ok(_) => s.job.compare_with = v.clone(),
+                    Err(e) => note(
+                        "wref",
+                        format!("{e}; comparing with {}", s.job.compare_with),
+                    ),
+                },
+                "wlever" => match crate::job::Lever::ALL.iter().find(|l| l.id() == v) {
+                    Some(l) => s.job.lever = *l,
+                    None => note(
+                        "wlever",
+                        format!("no lever '{v}' (valid: efficiency, discount, price)"),
+                    ),
+                },
+                "wopt" => match v.parse::<u32>() {
+                    Ok(n) if n < 16 => s.job.rental_option = n,
+                    _ => note(
+                        "wopt",
+                        format!("'{v}' is not a rate option; using the first"),
+                    ),
+                },
+                "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" | "wchip"
+                | "wcoc" | "wfac" | "wmaint" => {
                     let (lo, hi) = match k.as_str() {
                         "wtokens" => (1.0, 1e16),
+                        "wchip" => (1.0, 1e7),
+                        "wcoc" => (0.0, 0.5),
+                        "wfac" => (0.0, 5000.0),
+                        "wmaint" => (0.0, 0.5),
                         "weff" => (0.01, 1.0),
                         "wprice" => (0.0001, 1000.0),
                         "wdisc" => (0.0, 0.95),
@@ -568,6 +603,10 @@ impl Scenario {
                             "wdisc" => s.job.discount = x,
                             "wyears" => s.job.years = x,
                             "wpue" => s.job.pue = x,
+                            "wchip" => s.job.chip_usd = Some(x),
+                            "wcoc" => s.job.cost_of_capital = x,
+                            "wfac" => s.job.facility_usd_per_kw_month = x,
+                            "wmaint" => s.job.maintenance = x,
                             _ => s.job.usd_per_kwh = x,
                         },
                         _ => note(
@@ -701,6 +740,13 @@ mod tests {
                 years: 4.0,
                 pue: 1.35,
                 usd_per_kwh: 0.11,
+                rental_option: 1,
+                chip_usd: Some(27_500.0),
+                cost_of_capital: 0.1,
+                facility_usd_per_kw_month: 180.0,
+                maintenance: 0.04,
+                compare_with: "trn3-ultra-144".into(),
+                lever: crate::job::Lever::Discount,
             },
         };
         let q = s.to_query();

@@ -72,6 +72,10 @@ pub fn WorkloadPage() -> impl IntoView {
                                 <Derived text=format!("${} marketed · ${} achieved", sig(r.usd_per_pflop_hour_marketed, 3), sig(r.usd_per_pflop_hour_achieved, 3))
                                     formula=format!("$/chip-hour ÷ dense {} PFLOP/s per chip; achieved divides by MFU too", j.dtype)/>
                             </Card>
+                            <Card title="Energy" id="energy" value=r.joules_per_token>
+                                <Derived text=format!("{} J/token · {} kW", sig(r.joules_per_token, 3), sig(r.facility_w / 1000.0, 4))
+                                    formula="chips × all-in power per chip × load × PUE ÷ tokens/s (the all-in power per chip is an assumption)".to_string()/>
+                            </Card>
                             <Card title="Layout and memory" id="layout">
                                 <Derived text=format!("TP {} · PP {} · DP {}{} · {}/chip", layout.tp, layout.pp, layout.dp,
                                         if layout.recompute { " · recompute" } else { "" }, engine::Bytes::new(mem.total()).display_memory())
@@ -85,6 +89,7 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Tornado swings=swings/>
                         </div>
                         <p class="small-note">{step_note}</p>
+                        <BreakEven job=job/>
                         <Platforms job=job/>
                     }.into_any()
                 }
@@ -100,6 +105,13 @@ fn input_text(x: f64) -> String {
     } else {
         sig(x, 6)
     }
+}
+
+/// The catalog id of the job's chip.
+fn chip_of(j: &Job) -> String {
+    system::find(&j.system)
+        .map(|s| s.chip.to_string())
+        .unwrap_or_default()
 }
 
 fn thousands(x: f64) -> String {
@@ -224,9 +236,36 @@ fn Inputs() -> impl IntoView {
                         {num("Depreciation (years)", "wyears", |j| j.years, |j, x| j.years = x, 1.0, 10.0, 0.5, true)}
                         {num("PUE", "wpue", |j| j.pue, |j, x| j.pue = x, 1.0, 2.5, 0.01, true)}
                         {num("Electricity ($/kWh)", "wkwh", |j| j.usd_per_kwh, |j, x| j.usd_per_kwh = x, 0.0, 0.5, 0.005, true)}
+                        {num("Chip price with server share ($)", "wchip", |j| j.chip_usd.unwrap_or_else(|| engine::tco::ownership_default(&chip_of(j)).chip_usd.value), |j, x| j.chip_usd = Some(x), 1.0, 1e7, 100.0, false)}
+                        {num("Cost of capital (per year)", "wcoc", |j| j.cost_of_capital, |j, x| j.cost_of_capital = x, 0.0, 0.3, 0.005, true)}
+                        {num("Facility ($/kW-month)", "wfac", |j| j.facility_usd_per_kw_month, |j, x| j.facility_usd_per_kw_month = x, 0.0, 500.0, 5.0, true)}
+                        {num("Maintenance (per year of capital)", "wmaint", |j| j.maintenance, |j, x| j.maintenance = x, 0.0, 0.2, 0.005, true)}
                     }.into_any()
                 } else {
+                    let options = move || {
+                        let chip = sc.with(|s| chip_of(&s.job));
+                        engine::tco::rental_options(&chip)
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, (label, r))| {
+                                let i = i as u32;
+                                view! {
+                                    <option value=i.to_string() selected=move || sc.with(|s| s.job.rental_option == i)>
+                                        {format!("${} — {label}", sig(r.value, 3))}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    };
                     view! {
+                        <label class="field">
+                            "Published rate"
+                            <select name="wopt" on:change=move |ev| {
+                                if let Ok(i) = event_target_value(&ev).parse::<u32>() {
+                                    sc.update(|s| { s.job.rental_option = i; s.job.usd_per_chip_hour = None; });
+                                }
+                            }>{options}</select>
+                        </label>
                         <label class="field num">
                             "$ per chip-hour (blank: published rate)"
                             <input type="text" inputmode="decimal" name="wprice"
@@ -459,5 +498,136 @@ fn Platforms(
                 </table>
             </div>
         }
+    }
+}
+
+/// Training cost per token as one lever moves, against another platform's cost for the same
+/// job, with the break-even point marked.
+#[component]
+fn BreakEven(
+    /// The job as set above.
+    job: Memo<Job>,
+) -> impl IntoView {
+    use engine::job::{break_even, curve, Lever};
+    let sc = use_scenario();
+    let data = Memo::new(move |_| {
+        let j = job.get();
+        let chips = system::find(&j.system)
+            .map(|s| s.chips() * j.nodes)
+            .unwrap_or(64);
+        let other_sys = system::find(&j.compare_with).ok()?;
+        let other = Job {
+            system: j.compare_with.clone(),
+            nodes: chips.div_ceil(other_sys.chips()).max(1),
+            usd_per_chip_hour: None,
+            rental_option: 0,
+            owned: false,
+            ..j.clone()
+        };
+        let target = evaluate(&other).ok()?.train_usd_per_mtok;
+        let pts = curve(&j, j.lever, 41).ok()?;
+        let be = break_even(&j, &other, j.lever).ok().flatten();
+        Some((pts, target, be, other_sys.name))
+    });
+    let levers = Lever::ALL
+        .into_iter()
+        .map(|l| view! { <option value=l.id() selected=move || sc.with(|s| s.job.lever == l)>{l.label()}</option> })
+        .collect_view();
+    let refs = PLATFORMS
+        .iter()
+        .map(|id| {
+            let name = system::find(id).map(|s| s.name).unwrap_or("?");
+            view! { <option value=*id selected=move || sc.with(|s| s.job.compare_with == *id)>{name}</option> }
+        })
+        .collect_view();
+    let chart = move || {
+        let Some((pts, target, be, name)) = data.get() else {
+            return view! { <p class="na">"The comparison cannot be evaluated for this job."</p> }
+                .into_any();
+        };
+        let lever = sc.with(|s| s.job.lever);
+        let ys: Vec<f64> = pts
+            .iter()
+            .map(|p| p.1)
+            .filter(|y| y.is_finite())
+            .chain([target])
+            .collect();
+        let (ymin, ymax) = (0.0, ys.iter().copied().fold(0.0, f64::max) * 1.1);
+        let (x0, x1) = lever.range();
+        let (w, h, l, b) = (640.0, 260.0, 56.0, 34.0);
+        let px = |x: f64| l + (x - x0) / (x1 - x0) * (w - l - 12.0);
+        let py = |y: f64| 10.0 + (1.0 - (y - ymin) / (ymax - ymin).max(1e-12)) * (h - b - 10.0);
+        let path: String = pts
+            .iter()
+            .filter(|p| p.1.is_finite())
+            .enumerate()
+            .map(|(i, (x, y))| {
+                format!(
+                    "{}{:.1},{:.1}",
+                    if i == 0 { "M" } else { " L" },
+                    px(*x),
+                    py(*y)
+                )
+            })
+            .collect();
+        let fmt_x = move |x: f64| match lever {
+            Lever::Price => format!("${}", sig(x, 3)),
+            _ => format!("{}%", sig(x * 100.0, 3)),
+        };
+        let ticks = (0..=4)
+            .map(|k| {
+                let x = x0 + (x1 - x0) * f64::from(k) / 4.0;
+                view! { <text x=px(x) y=h - 12.0 class="tick" text-anchor="middle">{fmt_x(x)}</text> }
+            })
+            .collect_view();
+        let yticks = (0..=3)
+            .map(|k| {
+                let y = ymin + (ymax - ymin) * f64::from(k) / 3.0;
+                view! { <text x=l - 6.0 y=py(y) + 4.0 class="tick" text-anchor="end">{format!("${}", sig(y, 2))}</text> }
+            })
+            .collect_view();
+        let marker = be.map(|x| {
+            view! {
+                <line x1=px(x) x2=px(x) y1="10" y2=h - b class="be-line"/>
+                <circle cx=px(x) cy=py(target) r="5" class="be-dot"/>
+            }
+        });
+        let text = match be {
+            Some(x) => format!(
+                "This job matches {name} at {} = {}.",
+                lever.label(),
+                fmt_x(x)
+            ),
+            None => format!("No {} in range makes this job match {name}.", lever.label()),
+        };
+        view! {
+            <svg class="breakeven" id="breakeven" viewBox=format!("0 0 {w} {h}") role="img" aria-label="Break-even chart" data-break-even=be.unwrap_or(f64::NAN)>
+                <line x1=l x2=w - 12.0 y1=py(target) y2=py(target) class="ref-line"/>
+                <text x=w - 14.0 y=py(target) - 6.0 text-anchor="end" class="tick">{format!("{name}: ${}/Mtok", sig(target, 3))}</text>
+                <path d=path class="cost-line"/>
+                <line x1=l x2=l y1="10" y2=h - b class="axis"/>
+                <line x1=l x2=w - 12.0 y1=h - b y2=h - b class="axis"/>
+                {ticks}{yticks}{marker}
+            </svg>
+            <p class="small-note" id="breakeven-text">{text}</p>
+        }
+        .into_any()
+    };
+    view! {
+        <div class="card breakeven-card">
+            <h2>"Break-even"</h2>
+            <div class="controls">
+                <label class="inline">"Move "
+                    <select name="wlever" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if let Some(l) = Lever::ALL.iter().find(|l| l.id() == v) { sc.update(|s| s.job.lever = *l); }
+                    }>{levers}</select>
+                </label>
+                <label class="inline">" against "
+                    <select name="wref" on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.job.compare_with = v); }>{refs}</select>
+                </label>
+            </div>
+            {chart}
+        </div>
     }
 }
