@@ -288,6 +288,11 @@ fn Inputs() -> impl IntoView {
                 }}
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <p class="small-note" id="job-defaults">
+                "Defaults: matmul efficiency 80%, the best BF16 matmul measured on an H100 SXM (794.5 of 989.4 TFLOP/s, ml-engineering); "
+                "no Trainium figure is published. Ownership defaults are assumptions: 5 years, 8% cost of capital, PUE 1.2, $0.08/kWh, "
+                "$150 per kW-month of facility, 3% maintenance a year, and an all-in power per chip that includes its share of host and network."
+            </p>
         </div>
     }
 }
