@@ -367,23 +367,8 @@ fn run(args: &[String]) -> Result<String, Usage> {
             let tokens = positive(a.value("tokens"), "tokens", 1e12)?;
             let batch = count(a.value("batch"), "batch", 1024)?;
             let cluster = Cluster { system: sys, nodes };
-            let mut cfg = workload::TrainConfig {
-                model,
-                dtype,
-                global_batch: batch,
-                layout: workload::Layout {
-                    tp: 1,
-                    pp: 1,
-                    dp: 1,
-                    ep: 1,
-                    micro_batch: 1,
-                    shard_optimizer: true,
-                    recompute: true,
-                },
-                matmul_efficiency: 0.8,
-                dp_overlap: 0.0,
-                tp_overlap: 0.0,
-            };
+            let mut cfg =
+                workload::TrainConfig::new(model, dtype, batch, workload::Layout::START, 0.8);
             let r = match (a.value("tp"), a.value("pp"), a.value("dp")) {
                 (None, None, None) => workload::best_layout(&cluster, &chip, &cfg)?,
                 (tp, pp, dp) => {

@@ -183,23 +183,13 @@ pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
         system: sys,
         nodes: job.nodes,
     };
-    let cfg = TrainConfig {
-        model: model.clone(),
-        dtype: job.dtype,
-        global_batch: job.global_batch,
-        layout: Layout {
-            tp: 1,
-            pp: 1,
-            dp: 1,
-            ep: 1,
-            micro_batch: 1,
-            shard_optimizer: true,
-            recompute: true,
-        },
-        matmul_efficiency: job.efficiency,
-        dp_overlap: 0.0,
-        tp_overlap: 0.0,
-    };
+    let cfg = TrainConfig::new(
+        model.clone(),
+        job.dtype,
+        job.global_batch,
+        Layout::START,
+        job.efficiency,
+    );
     let train = workload::best_layout(&cluster, &chip, &cfg)?;
     report(job, &cluster, &chip, train, &model)
 }
@@ -295,15 +285,13 @@ pub fn tornado(job: &Job, fraction: f64) -> Result<(f64, Vec<Swing>), WorkloadEr
             system: s,
             nodes: j.nodes,
         };
-        let cfg = TrainConfig {
-            model: model.clone(),
-            dtype: j.dtype,
-            global_batch: j.global_batch,
+        let cfg = TrainConfig::new(
+            model.clone(),
+            j.dtype,
+            j.global_batch,
             layout,
-            matmul_efficiency: j.efficiency.min(1.0),
-            dp_overlap: 0.0,
-            tp_overlap: 0.0,
-        };
+            j.efficiency.min(1.0),
+        );
         workload::train(&cl, &chip, &cfg)
             .ok()
             .and_then(|t| report(j, &cl, &chip, t, &model).ok())
@@ -445,15 +433,13 @@ impl CostCurve {
     fn at(&self, x: f64) -> f64 {
         let mut j = self.job.clone();
         self.lever.set(&mut j, x, self.price);
-        let cfg = TrainConfig {
-            model: self.model.clone(),
-            dtype: j.dtype,
-            global_batch: j.global_batch,
-            layout: self.layout,
-            matmul_efficiency: j.efficiency,
-            dp_overlap: 0.0,
-            tp_overlap: 0.0,
-        };
+        let cfg = TrainConfig::new(
+            self.model.clone(),
+            j.dtype,
+            j.global_batch,
+            self.layout,
+            j.efficiency,
+        );
         workload::train(&self.cluster, &self.chip, &cfg)
             .ok()
             .and_then(|t| report(&j, &self.cluster, &self.chip, t, &self.model).ok())

@@ -309,6 +309,20 @@ pub struct Layout {
     pub recompute: bool,
 }
 
+impl Layout {
+    /// Every degree 1, micro-batches of one sequence, a sharded optimizer and
+    /// recomputation: where a layout search starts.
+    pub const START: Layout = Layout {
+        tp: 1,
+        pp: 1,
+        dp: 1,
+        ep: 1,
+        micro_batch: 1,
+        shard_optimizer: true,
+        recompute: true,
+    };
+}
+
 /// Inputs of a training estimate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -326,6 +340,28 @@ pub struct TrainConfig {
     pub dp_overlap: f64,
     /// Fraction of tensor-parallel communication hidden behind compute.
     pub tp_overlap: f64,
+}
+
+impl TrainConfig {
+    /// A configuration with no communication hidden behind compute.
+    #[must_use]
+    pub fn new(
+        model: Model,
+        dtype: Dtype,
+        global_batch: u32,
+        layout: Layout,
+        matmul_efficiency: f64,
+    ) -> Self {
+        Self {
+            model,
+            dtype,
+            global_batch,
+            layout,
+            matmul_efficiency,
+            dp_overlap: 0.0,
+            tp_overlap: 0.0,
+        }
+    }
 }
 
 /// A training estimate.
