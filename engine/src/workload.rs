@@ -932,23 +932,19 @@ mod tests {
             system: find("trn1-16").unwrap(),
             nodes: 32,
         };
-        let cfg = TrainConfig {
-            model: find_model("gpt3-175b").unwrap(),
-            dtype: Dtype::Bf16,
-            global_batch: 1024,
-            layout: Layout {
-                tp: 16,
-                pp: 8,
-                dp: 4,
-                ep: 1,
-                micro_batch: 1,
-                shard_optimizer: true,
-                recompute: true,
-            },
-            matmul_efficiency: eff,
-            dp_overlap: 0.0,
-            tp_overlap: 0.0,
+        let layout = Layout {
+            tp: 16,
+            pp: 8,
+            dp: 4,
+            ..Layout::START
         };
+        let cfg = TrainConfig::new(
+            find_model("gpt3-175b").unwrap(),
+            Dtype::Bf16,
+            1024,
+            layout,
+            eff,
+        );
         train(&cl, &catalog::find("trn1").unwrap(), &cfg)
     }
 
@@ -1020,23 +1016,8 @@ mod tests {
                 system: find("trn2-16").unwrap(),
                 nodes,
             };
-            let cfg = TrainConfig {
-                model: find_model("llama3-8b").unwrap(),
-                dtype: Dtype::Bf16,
-                global_batch: 256,
-                layout: Layout {
-                    tp: 1,
-                    pp: 1,
-                    dp: 1,
-                    ep: 1,
-                    micro_batch: 1,
-                    shard_optimizer: true,
-                    recompute: true,
-                },
-                matmul_efficiency: 0.8,
-                dp_overlap: 0.0,
-                tp_overlap: 0.0,
-            };
+            let model = find_model("llama3-8b").unwrap();
+            let cfg = TrainConfig::new(model, Dtype::Bf16, 256, Layout::START, 0.8);
             let r = best_layout(&cl, &chip, &cfg).unwrap();
             let chip_hours = 1e11 / r.tokens_per_s / 3600.0 * f64::from(cl.chips());
             assert!(
