@@ -28,9 +28,10 @@ commands:
                                          time, algbw and busbw of one collective
   calibration [--json]                   the model against published measurements
   train --system ID --model M --dtype F [--nodes N] [--tokens T] [--batch GBS]
-        [--tp T --pp P --dp D] [--usd-per-chip-hour X] [--json]
+        [--tp T --pp P --dp D] [--overlap F] [--usd-per-chip-hour X] [--json]
                                          step time, tokens/s, MFU, time and cost to train
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
+        [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
         [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
   eval SCENARIO.json|- [--csv]           the report of a scenario (the app's state as JSON)
   sweep SCENARIO.json|- --set PATH=FROM..TO:STEPS
@@ -354,6 +355,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "tp",
                     "pp",
                     "dp",
+                    "overlap",
                     "usd-per-chip-hour",
                 ],
                 &["json"],
@@ -367,8 +369,22 @@ fn run(args: &[String]) -> Result<String, Usage> {
             let tokens = positive(a.value("tokens"), "tokens", 1e12)?;
             let batch = count(a.value("batch"), "batch", 1024)?;
             let cluster = Cluster { system: sys, nodes };
-            let mut cfg =
-                workload::TrainConfig::new(model, dtype, batch, workload::Layout::START, 0.8);
+            let mut cfg = workload::TrainConfig::new(
+                model,
+                dtype,
+                batch,
+                workload::Layout::START,
+                workload::TRAINING_MATMUL_EFFICIENCY,
+            );
+            let ov = match a.value("overlap") {
+                Some(x) => match x.trim().parse::<f64>() {
+                    Ok(o) if (0.0..=1.0).contains(&o) => o,
+                    _ => return Err(Usage(format!("--overlap must be in [0, 1], got '{x}'"))),
+                },
+                None => cluster.system.overlap.value,
+            };
+            cfg.tp_overlap = ov;
+            cfg.dp_overlap = ov;
             let r = match (a.value("tp"), a.value("pp"), a.value("dp")) {
                 (None, None, None) => workload::best_layout(&cluster, &chip, &cfg)?,
                 (tp, pp, dp) => {
@@ -424,6 +440,9 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "prompt",
                     "output",
                     "usd-per-chip-hour",
+                    "tp",
+                    "matmul-efficiency",
+                    "memory-efficiency",
                 ],
                 &["json"],
             )?;
@@ -449,9 +468,17 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 })?,
                 prompt: count(a.value("prompt"), "prompt", 1024)?,
                 output: count(a.value("output"), "output", 256)?,
-                tp: None,
-                matmul_efficiency: 0.7,
-                memory_efficiency: 0.85,
+                tp: a.value("tp").map(|t| count(Some(t), "tp", 1)).transpose()?,
+                matmul_efficiency: fraction(
+                    a.value("matmul-efficiency"),
+                    "matmul-efficiency",
+                    workload::SERVING_MATMUL_EFFICIENCY,
+                )?,
+                memory_efficiency: fraction(
+                    a.value("memory-efficiency"),
+                    "memory-efficiency",
+                    workload::SERVING_MEMORY_EFFICIENCY,
+                )?,
             };
             let r = workload::infer(&cluster, &chip, &cfg)?;
             let price = pricing(&a, sys_chip(&cluster))?;
@@ -599,7 +626,9 @@ fn job_row(sc: &Scenario) -> Result<Value, Usage> {
         "tp": l.tp,
         "pp": l.pp,
         "dp": l.dp,
+        "ep": l.ep,
         "recompute": l.recompute,
+        "overlap": r.overlap.value,
         "tokens_per_s": r.train.tokens_per_s,
         "mfu": r.train.mfu,
         "step_s": r.train.step.get(),
@@ -614,6 +643,10 @@ fn job_row(sc: &Scenario) -> Result<Value, Usage> {
         "usd_per_pflop_hour_marketed": r.usd_per_pflop_hour_marketed,
         "usd_per_pflop_hour_achieved": r.usd_per_pflop_hour_achieved,
         "memory_per_chip_bytes": r.train.memory.total(),
+        "racks": r.racks,
+        "rack_kw": r.rack_w / 1e3,
+        "facility_kw": r.facility_w / 1e3,
+        "joules_per_token": r.joules_per_token,
     }))
 }
 
@@ -677,6 +710,15 @@ fn positive(v: Option<&str>, name: &str, default: f64) -> Result<f64, Usage> {
             ))),
         },
     }
+}
+
+/// A fraction in (0, 1], or `default` when absent.
+fn fraction(v: Option<&str>, name: &str, default: f64) -> Result<f64, Usage> {
+    let x = positive(v, name, default)?;
+    if x > 1.0 {
+        return Err(Usage(format!("--{name} must be in (0, 1], got '{x}'")));
+    }
+    Ok(x)
 }
 
 /// The price used: `--usd-per-chip-hour`, or the chip's first published rental rate.

@@ -334,6 +334,13 @@ impl Scenario {
         q.push(format!("wcoc={}", j.cost_of_capital));
         q.push(format!("wfac={}", j.facility_usd_per_kw_month));
         q.push(format!("wmaint={}", j.maintenance));
+        if let Some(o) = j.overlap {
+            q.push(format!("wov={o}"));
+        }
+        if let Some(n) = j.network_usd {
+            q.push(format!("wnet={n}"));
+        }
+        q.push(format!("wload={}", j.load));
         q.push(format!("wref={}", enc(&j.compare_with)));
         q.push(format!("wlever={}", j.lever.id()));
         q.join("&")
@@ -581,13 +588,16 @@ impl Scenario {
                     ),
                 },
                 "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" | "wchip"
-                | "wcoc" | "wfac" | "wmaint" => {
+                | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" => {
                     let (lo, hi) = match k.as_str() {
                         "wtokens" => (1.0, 1e16),
                         "wchip" => (1.0, 1e7),
                         "wcoc" => (0.0, 0.5),
                         "wfac" => (0.0, 5000.0),
                         "wmaint" => (0.0, 0.5),
+                        "wov" => (0.0, 1.0),
+                        "wnet" => (0.0, 1e6),
+                        "wload" => (0.05, 1.0),
                         "weff" => (0.01, 1.0),
                         "wprice" => (0.0001, 1000.0),
                         "wdisc" => (0.0, 0.95),
@@ -607,6 +617,9 @@ impl Scenario {
                             "wcoc" => s.job.cost_of_capital = x,
                             "wfac" => s.job.facility_usd_per_kw_month = x,
                             "wmaint" => s.job.maintenance = x,
+                            "wov" => s.job.overlap = Some(x),
+                            "wnet" => s.job.network_usd = Some(x),
+                            "wload" => s.job.load = x,
                             _ => s.job.usd_per_kwh = x,
                         },
                         _ => note(
@@ -745,6 +758,9 @@ mod tests {
                 cost_of_capital: 0.1,
                 facility_usd_per_kw_month: 180.0,
                 maintenance: 0.04,
+                overlap: Some(0.65),
+                network_usd: Some(2_500.0),
+                load: 0.7,
                 compare_with: "trn3-ultra-144".into(),
                 lever: crate::job::Lever::Discount,
             },

@@ -85,6 +85,56 @@ pub static BRIEF_T2: Citation = Citation {
     date: "2024-12-03",
 };
 
+/// SemiAnalysis: AWS Trainium3 deep dive (rack layouts of Trn2 and Trn3 UltraServers).
+pub static SA_T3: Citation = Citation {
+    key: "SA-T3",
+    title: "SemiAnalysis: AWS Trainium3 Deep Dive (third-party)",
+    url: "https://newsletter.semianalysis.com/p/aws-trainium3-deep-dive-a-potential",
+    date: "2025-12-04",
+};
+/// NVIDIA DGX SuperPOD reference architecture (DGX B300): four 8-GPU systems per rack.
+pub static NV_POD: Citation = Citation {
+    key: "NV-POD",
+    title: "NVIDIA DGX SuperPOD reference architecture: DGX B300 with XDR (four systems per rack, about 56 kW)",
+    url: "https://docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300-xdr/latest/dgx-superpod-architecture.html",
+    date: "2026-08-21",
+};
+
+/// How much of the communication a platform hides behind compute. Trainium has dedicated
+/// collective-communication cores (CC-cores) beside its compute engines, so collectives can
+/// run asynchronously; NVIDIA's NCCL kernels share the SMs with the matmuls. Tensor-parallel
+/// all-reduces sit between dependent matmuls, so little hides either way. Both values are
+/// assumptions, bounded by the Trn1 GPT-3 calibration run: above about 20% the model
+/// overshoots its 33.14% MFU by more than 20%.
+fn overlap_of(chip: &str) -> Sourced<f64> {
+    if chip.starts_with("trn") {
+        Sourced::assumption(0.1).note(
+            "CC-cores (6 on Trn1, 16 or 20 on Trn2/Trn3 per AWS) run collectives beside compute; the fraction hidden is an assumption bounded by the Trn1 GPT-3 calibration",
+        )
+    } else {
+        Sourced::assumption(0.0).note(
+            "collectives run as kernels on the same SMs (or cores) as the matmuls; none assumed hidden",
+        )
+    }
+}
+
+/// Chips per rack by system.
+fn rack_of(id: &str) -> Sourced<u32> {
+    match id {
+        "trn2-16" | "trn2-ultra-64" | "trn2-ultra-256" => Sourced::estimate(32, &SA_T3)
+            .note("two 16-chip servers per rack; an UltraServer spans two racks (third-party)"),
+        "trn3-ultra-64" => Sourced::estimate(32, &SA_T3).note("Gen1: two air-cooled racks of 32 chips (third-party)"),
+        "trn3-ultra-144" => Sourced::estimate(72, &SA_T3).note(
+            "Gen2: two liquid-cooled racks of 18 four-chip trays (third-party; one press report says 144 per rack)",
+        ),
+        "gb200-nvl72" => Sourced::vendor(72, &NV_GB200).note("one NVL72 rack"),
+        "gb300-nvl72" => Sourced::vendor(72, &NV_GB300).note("one NVL72 rack"),
+        "hgx-h100-8" | "hgx-h200-8" | "hgx-b200-8" => Sourced::estimate(32, &NV_POD)
+            .note("four 8-GPU systems per rack, as NVIDIA plans DGX SuperPOD racks"),
+        _ => Sourced::assumption(32).note("no published rack layout found; 32 chips per rack assumed"),
+    }
+}
+
 /// Every citation this module adds.
 #[must_use]
 pub fn citations() -> Vec<&'static Citation> {
@@ -98,6 +148,8 @@ pub fn citations() -> Vec<&'static Citation> {
         &MLE_NET,
         &DSTACK_3961,
         &NV_BCM,
+        &SA_T3,
+        &NV_POD,
         &BRIEF_T2,
     ]
 }
@@ -167,6 +219,11 @@ pub struct System {
     pub scale_out_efficiency: Sourced<f64>,
     /// Chips taken out of service together to repair one (a server or tray).
     pub service_unit: Sourced<u32>,
+    /// Fraction of a training step's communication (tensor, expert and data parallel) hidden
+    /// behind compute.
+    pub overlap: Sourced<f64>,
+    /// Chips per rack, for racks and power per rack.
+    pub rack_chips: Sourced<u32>,
     /// Other published values of uncertain figures.
     pub alternatives: Vec<Alternative>,
 }
@@ -332,6 +389,8 @@ pub fn presets() -> Vec<System> {
             scale_out_latency: efa_hop(),
             scale_out_efficiency: efa_eff(),
             service_unit: Sourced::vendor(16, &N_TRN1).note("one instance"),
+            overlap: overlap_of("trn1"),
+            rack_chips: rack_of("trn1-16"),
             alternatives: vec![
                 Alternative {
                     what: "scale-up per link per direction (384 GB/s read as one direction)",
@@ -359,6 +418,8 @@ pub fn presets() -> Vec<System> {
             scale_out_latency: efa_hop(),
             scale_out_efficiency: efa_eff(),
             service_unit: Sourced::vendor(16, &N_TRN2).note("one instance"),
+            overlap: overlap_of("trn2"),
+            rack_chips: rack_of("trn2-16"),
             alternatives: vec![brief_800()],
         },
         System {
@@ -375,6 +436,8 @@ pub fn presets() -> Vec<System> {
             scale_out_latency: efa_hop(),
             scale_out_efficiency: efa_eff(),
             service_unit: Sourced::vendor(16, &N_TRN2).note("one trn2u.48xlarge of the four"),
+            overlap: overlap_of("trn2"),
+            rack_chips: rack_of("trn2-ultra-64"),
             alternatives: vec![],
         },
         System {
@@ -391,6 +454,8 @@ pub fn presets() -> Vec<System> {
             scale_out_latency: efa_hop(),
             scale_out_efficiency: efa_eff(),
             service_unit: Sourced::estimate(16, &BRIEF_T2).note("concept: 16 physical servers of 16 chips"),
+            overlap: overlap_of("trn2"),
+            rack_chips: rack_of("trn2-ultra-256"),
             alternatives: vec![],
         },
         trn3(64, "Trn3 Gen1 UltraServer (64 chips)", 16, "4 servers × 16 chips"),
@@ -412,6 +477,8 @@ pub fn presets() -> Vec<System> {
             scale_out_latency: efa_hop(),
             scale_out_efficiency: efa_eff(),
             service_unit: nvl72_tray(&NV_GB200),
+            overlap: overlap_of("gb200"),
+            rack_chips: rack_of("gb200-nvl72"),
             alternatives: vec![Alternative {
                 what: "scale-out per GPU on AWS p6e-gb200",
                 figure: Sourced::vendor(800.0 * GB / 8.0, &EC2_AC).note("3,200 Gbps per 4 GPUs"),
@@ -432,6 +499,8 @@ pub fn presets() -> Vec<System> {
             scale_out_latency: efa_hop(),
             scale_out_efficiency: efa_eff(),
             service_unit: nvl72_tray(&NV_GB300),
+            overlap: overlap_of("gb300"),
+            rack_chips: rack_of("gb300-nvl72"),
             alternatives: vec![],
         },
         System {
@@ -452,6 +521,8 @@ pub fn presets() -> Vec<System> {
             scale_out_latency: Sourced::estimate(Seconds::new(22.0 * US), &GCP_V6E).note("assumption: the EFA figure"),
             scale_out_efficiency: efa_eff(),
             service_unit: Sourced::estimate(8, &GCP_V6E).note("one 8-chip host"),
+            overlap: overlap_of("tpu-v6e"),
+            rack_chips: rack_of("tpu-v6e-256"),
             alternatives: vec![],
         },
     ]
@@ -474,6 +545,8 @@ fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> S
         scale_out_latency: efa_hop(),
         scale_out_efficiency: efa_eff(),
         service_unit: Sourced::vendor(unit, &N_TRN3).note(unit_note),
+        overlap: overlap_of("trn3"),
+        rack_chips: rack_of(if chips == 64 { "trn3-ultra-64" } else { "trn3-ultra-144" }),
         alternatives: vec![
             Alternative {
                 what: "scale-up per chip per direction: 2,048 GiB/s (Trn3 instance page) halved",
@@ -518,6 +591,8 @@ fn hgx(
         scale_out_latency: efa_hop(),
         scale_out_efficiency: efa_eff(),
         service_unit: Sourced::vendor(8, &EC2_AC).note("one 8-GPU server"),
+        overlap: overlap_of(chip),
+        rack_chips: rack_of(id),
         alternatives: vec![],
     }
 }

@@ -167,7 +167,7 @@ pub fn rental_options(chip: &str) -> Vec<(&'static str, Sourced<f64>)> {
             e(113.9328 / 8.0, &USAGE_AI_CUT).note("Vantage data, date not stated")
         )],
         _ => alloc::vec![(
-            "assumption: no published price found",
+            "no published price",
             Sourced::assumption(match chip {
                 "trn2" => 1.0,
                 "trn3" => 2.0,
