@@ -269,6 +269,33 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   assert.deepEqual(page.errors, []);
 });
 
+test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search that finishes', async () => {
+  const page = await open('?page=workload&wsys=trn3-ultra-144&wnodes=2&wmodel=deepseek-v3&wdtype=fp8&wprice=2&wref=gb300-nvl72&wov=0.2');
+  const ratio = async (f) => Number(await page.getAttribute(`#by-format li[data-format=${f}]`, 'data-ratio'));
+  // At $2 against GB300's rate, Trainium3 wins per marketed FP8 PFLOP-hour and loses at FP4,
+  // where GB300's dense rate triples its FP8 one and Trainium3's stays the same.
+  const fp8 = await ratio('fp8');
+  const fp4 = await ratio('fp4');
+  assert.ok(fp8 < 1, `FP8 ratio ${fp8}`);
+  assert.ok(fp4 > 1, `FP4 ratio ${fp4}`);
+  assert.ok(Math.abs(fp4 / fp8 - 3) < 0.01, `FP4/FP8 ${fp4 / fp8}`);
+  assert.match(await page.textContent('#by-format-text'), /dearer in .*FP4/);
+  // 288 chips at 72 per rack.
+  assert.equal(Number(await page.getAttribute('#racks', 'data-value')), 4);
+  // The overlap from the link is used.
+  assert.match(await page.textContent('.workload-page'), /20% of communication hidden/);
+  // The layout search runs to the end in slices and lists the fastest layouts.
+  await page.waitForFunction(() => {
+    const p = document.querySelector('#layout-search progress');
+    return p && p.max > 1 && p.value === p.max;
+  });
+  await page.click('#layout-search summary');
+  assert.ok((await page.locator('#layout-search tbody tr').count()) >= 3);
+  assert.match(await page.textContent('#layout-search tbody tr'), /ep \d+/);
+  await page.screenshot({ path: 'out/e2e-workload-format.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
 let passed = 0;
 let failed = 0;
 for (const t of tests) {

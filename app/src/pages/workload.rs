@@ -1,7 +1,7 @@
 //! Workload & TCO page: one job (train a model on a system at a price), its results with
 //! their formulas, the owned-cost breakdown and a tornado of the assumptions.
 
-use engine::job::{evaluate, tornado, Job};
+use engine::job::{evaluate, layout_search, tornado, Job};
 use engine::units::sig;
 use engine::{system, workload, Dtype};
 use leptos::prelude::*;
@@ -33,8 +33,11 @@ pub fn WorkloadPage() -> impl IntoView {
                     let infer = r.infer.clone();
                     let for_breakdown = r.clone();
                     let train_formula = r.train.formula.clone();
-                    let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed data-parallel {}.",
-                        r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.dp_comm);
+                    let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {}; {}% of communication hidden ({}).",
+                        r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.ep_comm, r.train.dp_comm,
+                        sig(r.overlap.value * 100.0, 3), if r.overlap.note.is_empty() { "set by you" } else { r.overlap.note });
+                    let racks = r.racks;
+                    let rack = r.rack_chips;
                     let mem = r.train.memory;
                     view! {
                         <div class="cards" id="job-cards">
@@ -77,11 +80,15 @@ pub fn WorkloadPage() -> impl IntoView {
                                     formula="chips × all-in power per chip × load × PUE ÷ tokens/s (the all-in power per chip is an assumption)".to_string()/>
                             </Card>
                             <Card title="Layout and memory" id="layout">
-                                <Derived text=format!("TP {} · PP {} · DP {}{} · {}/chip", layout.tp, layout.pp, layout.dp,
-                                        if layout.recompute { " · recompute" } else { "" }, engine::Bytes::new(mem.total()).display_memory())
+                                <Derived text=format!("{layout} · {}/chip", engine::Bytes::new(mem.total()).display_si())
                                     formula=format!("weights {} · gradients {} · optimizer {} · activations {}",
                                         engine::Bytes::new(mem.weights).display_memory(), engine::Bytes::new(mem.gradients).display_memory(),
                                         engine::Bytes::new(mem.optimizer).display_memory(), engine::Bytes::new(mem.activations).display_memory())/>
+                            </Card>
+                            <Card title="Racks" id="racks" value=f64::from(racks)>
+                                <Derived text=format!("{racks} racks · {} kW per rack", sig(r.rack_w / 1000.0, 3))
+                                    formula=format!("⌈{} chips ÷ {} per rack⌉; kW per rack = chips per rack × all-in power per chip × load (IT load, before PUE)", r.chips, rack.value)/>
+                                <span class="small-note">" "<Fig text=format!("{} chips/rack", rack.value) source=rack.source estimate=rack.estimate note=rack.note/></span>
                             </Card>
                         </div>
                         <div class="tco-grid">
@@ -89,6 +96,7 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Tornado swings=swings/>
                         </div>
                         <p class="small-note">{step_note}</p>
+                        <LayoutSearchPanel job=job/>
                         <BreakEven job=job/>
                         <Platforms job=job/>
                     }.into_any()
@@ -224,6 +232,7 @@ fn Inputs() -> impl IntoView {
                 {num("Global batch (sequences)", "wgbs", |j| f64::from(j.global_batch), |j, x| j.global_batch = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
                 {num("Matmul efficiency", "weff", |j| j.efficiency, |j, x| j.efficiency = x, 0.05, 1.0, 0.01, true)}
                 {num("Serving batch per replica", "wbatch", |j| f64::from(j.batch), |j, x| j.batch = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
+                {num("Communication hidden behind compute", "wov", |j| j.overlap.unwrap_or_else(|| system::find(&j.system).map_or(0.0, |s| s.overlap.value)), |j, x| j.overlap = Some(x), 0.0, 1.0, 0.05, true)}
             </div>
             <div class="input-grid">
                 <label class="check">
@@ -240,6 +249,8 @@ fn Inputs() -> impl IntoView {
                         {num("Cost of capital (per year)", "wcoc", |j| j.cost_of_capital, |j, x| j.cost_of_capital = x, 0.0, 0.3, 0.005, true)}
                         {num("Facility ($/kW-month)", "wfac", |j| j.facility_usd_per_kw_month, |j, x| j.facility_usd_per_kw_month = x, 0.0, 500.0, 5.0, true)}
                         {num("Maintenance (per year of capital)", "wmaint", |j| j.maintenance, |j, x| j.maintenance = x, 0.0, 0.2, 0.005, true)}
+                        {num("Networking per chip ($)", "wnet", |j| j.network_usd.unwrap_or_else(|| engine::tco::ownership_default(&chip_of(j)).network_usd.value), |j, x| j.network_usd = Some(x), 0.0, 1e5, 50.0, false)}
+                        {num("Average draw (of full load)", "wload", |j| j.load, |j, x| j.load = x, 0.05, 1.0, 0.01, true)}
                     }.into_any()
                 } else {
                     let options = move || {
@@ -290,7 +301,9 @@ fn Inputs() -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <p class="small-note" id="job-defaults">
                 "Defaults: matmul efficiency 80%, the best BF16 matmul measured on an H100 SXM (794.5 of 989.4 TFLOP/s, ml-engineering); "
-                "no Trainium figure is published. Ownership defaults are assumptions: 5 years, 8% cost of capital, PUE 1.2, $0.08/kWh, "
+                "no Trainium figure is published. Serving runs matmuls at 58/80 of that, fitted to NVIDIA's MLPerf v4.1 H200 Llama 2 70B result. "
+                "Communication hidden behind compute: 10% on Trainium (dedicated collective cores), none on GPUs, assumptions bounded by the Trn1 GPT-3 calibration run. "
+                "Ownership: $1,000 networking per chip and an average draw of 80% of full load are assumptions. Ownership defaults are assumptions: 5 years, 8% cost of capital, PUE 1.2, $0.08/kWh, "
                 "$150 per kW-month of facility, 3% maintenance a year, and an all-in power per chip that includes its share of host and network."
             </p>
         </div>
@@ -356,19 +369,20 @@ fn Tornado(
             .filter(|x| x.is_finite())
             .map(|x| (x - base).abs())
             .fold(1e-12, f64::max);
-        let row_h = 30.0;
+        // Each input's name sits above its bar, so the bars keep the full width on a phone.
+        let row_h = 38.0;
         let rows = bars
             .iter()
             .enumerate()
             .map(|(i, b)| {
-                let y = i as f64 * row_h + 6.0;
-                let pos = |v: f64| 60.0 + (v - base) / span * 38.0;
+                let y = i as f64 * row_h + 4.0;
+                let pos = |v: f64| 50.0 + (v - base) / span * 48.0;
                 let (l, h) = (pos(b.low), pos(b.high));
                 view! {
                     <g class="swing">
-                        <text x="0" y=y + 13.0 class="swing-label">{b.input}</text>
-                        <rect x=format!("{:.2}%", l.min(60.0)) y=y width=format!("{:.2}%", (60.0 - l).abs()) height="18" class="low"/>
-                        <rect x=format!("{:.2}%", h.min(60.0)) y=y width=format!("{:.2}%", (h - 60.0).abs()) height="18" class="high"/>
+                        <text x="0" y=y + 11.0 class="swing-label">{b.input}</text>
+                        <rect x=format!("{:.2}%", l.min(50.0)) y=y + 16.0 width=format!("{:.2}%", (50.0 - l).abs()) height="16" class="low"/>
+                        <rect x=format!("{:.2}%", h.min(50.0)) y=y + 16.0 width=format!("{:.2}%", (h - 50.0).abs()) height="16" class="high"/>
                         <title>{format!("{}: −20% → ${}, +20% → ${}", b.input, sig(b.low, 4), sig(b.high, 4))}</title>
                     </g>
                 }
@@ -380,7 +394,7 @@ fn Tornado(
                 <h2>"What decides the cost per token"</h2>
                 <p class="small-note">{format!("Training $ per million tokens, base ${}; each input moved 20% down (light) and up (dark).", sig(base, 4))}</p>
                 <svg class="tornado" id="tornado" width="100%" height=h role="img" aria-label="Tornado chart of the training cost per million tokens">
-                    <line x1="60%" x2="60%" y1="0" y2=h class="axis"/>
+                    <line x1="50%" x2="50%" y1="16" y2=h class="axis"/>
                     {rows}
                 </svg>
             </div>
@@ -534,6 +548,20 @@ fn BreakEven(
         let be = break_even(&j, &other, j.lever).ok().flatten();
         Some((pts, target, be, other_sys.name))
     });
+    let formats = Memo::new(move |_| {
+        let j = job.get();
+        let other = Job {
+            system: j.compare_with.clone(),
+            usd_per_chip_hour: None,
+            rental_option: 0,
+            owned: false,
+            ..j.clone()
+        };
+        let name = system::find(&j.compare_with).map(|s| s.name).unwrap_or("?");
+        engine::job::by_format(&j, &other)
+            .ok()
+            .map(|rows| (rows, name))
+    });
     let levers = Lever::ALL
         .into_iter()
         .map(|l| view! { <option value=l.id() selected=move || sc.with(|s| s.job.lever == l)>{l.label()}</option> })
@@ -633,6 +661,173 @@ fn BreakEven(
                 </label>
             </div>
             {chart}
+            {move || formats.get().map(|(rows, name)| view! { <ByFormat rows=rows other=name/> })}
         </div>
+    }
+}
+
+/// $ per marketed dense PFLOP-hour by format on the job's platform and the one compared:
+/// where the job's platform stops being the cheaper one.
+#[component]
+fn ByFormat(rows: Vec<engine::job::FormatCost>, other: &'static str) -> impl IntoView {
+    // The tensor formats models train and serve in (16 bits and narrower).
+    let rows: Vec<_> = rows
+        .into_iter()
+        .filter(|r| r.dtype.bytes() <= 2.0)
+        .collect();
+    let max = rows
+        .iter()
+        .flat_map(|r| [r.usd_a, r.usd_b])
+        .flatten()
+        .fold(0.0, f64::max)
+        .max(1e-12);
+    let pct = |v: f64| format!("width:{:.1}%", v / max * 100.0);
+    let wins: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.ratio().is_some_and(|x| x < 1.0))
+        .map(|r| r.dtype.label())
+        .collect();
+    let loses: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.ratio().is_some_and(|x| x >= 1.0))
+        .map(|r| r.dtype.label())
+        .collect();
+    let text = format!(
+        "Cheaper than {other} per marketed PFLOP-hour in {}; dearer in {}. Each platform at its own rate ÷ its dense peak in that format.",
+        if wins.is_empty() { "no format".to_string() } else { wins.join(", ") },
+        if loses.is_empty() { "no format".to_string() } else { loses.join(", ") }
+    );
+    let bars = rows
+        .iter()
+        .map(|r| {
+            let (a, b) = (r.usd_a.unwrap_or(0.0), r.usd_b.unwrap_or(0.0));
+            let ratio = r.ratio().unwrap_or(f64::NAN);
+            view! {
+                <li data-format=r.dtype.id() data-ratio=ratio>
+                    <span class="fmt-label">{r.dtype.label()}</span>
+                    <span class="fmt-bars">
+                        <span class="fmt-bar fmt-a" style=pct(a) title=format!("this job's platform: ${}/PFLOP-hour", sig(a, 3))></span>
+                        <span class="fmt-bar fmt-b" style=pct(b) title=format!("{other}: ${}/PFLOP-hour", sig(b, 3))></span>
+                    </span>
+                    <span class="fmt-text">{format!("${} vs ${} · {}×", sig(a, 3), sig(b, 3), sig(ratio, 2))}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3>"By format: $ per marketed PFLOP-hour"</h3>
+        <p class="legend-line"><span class="swatch fmt-a"></span>"this job's platform "<span class="swatch fmt-b"></span>{other}</p>
+        <ul class="by-format" id="by-format" aria-label="Cost per marketed PFLOP-hour by format">{bars}</ul>
+        <p class="small-note" id="by-format-text">{text}</p>
+    }
+}
+
+/// One row of the layout-search table.
+#[derive(Clone, PartialEq)]
+struct LayoutRow {
+    layout: String,
+    tokens_per_s: f64,
+    mfu: f64,
+    step: String,
+    memory: String,
+}
+
+/// The layout search, run in slices of about 8 ms so the page stays responsive: progress,
+/// the fastest layouts that fit, and why the others do not.
+#[component]
+fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
+    let progress = RwSignal::new((0usize, 0usize));
+    let rows = RwSignal::new(Vec::<LayoutRow>::new());
+    let reasons = RwSignal::new(Vec::<(String, usize)>::new());
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let j = job.get();
+        let my = generation.get_value() + 1;
+        generation.set_value(my);
+        rows.set(Vec::new());
+        reasons.set(Vec::new());
+        match layout_search(&j) {
+            Ok(s) => {
+                progress.set((0, s.total()));
+                run_slice(s, my, generation, progress, rows, reasons);
+            }
+            Err(_) => progress.set((0, 0)),
+        }
+    });
+    view! {
+        <details class="card layout-search" id="layout-search">
+            <summary>
+                "Layout search: "
+                <progress max=move || progress.get().1.max(1) value=move || progress.get().0></progress>
+                {move || { let (a, b) = progress.get(); format!(" {a} of {b} layouts tried") }}
+            </summary>
+            <p class="small-note">"Tensor degrees that divide the scale-up domain, every pipeline depth up to the layer count (uneven stages paced by the largest), expert parallelism for MoE models, and recomputation on or off. The job above uses the fastest."</p>
+            <div class="table-wrap">
+                <table class="data">
+                    <thead><tr><th scope="col">"layout"</th><th scope="col">"tokens/s"</th><th scope="col">"MFU"</th><th scope="col">"step"</th><th scope="col">"memory/chip"</th></tr></thead>
+                    <tbody>
+                        {move || rows.get().into_iter().map(|r| view! {
+                            <tr><th scope="row">{r.layout}</th><td>{format!("{:.0}", r.tokens_per_s)}</td><td>{format!("{}%", sig(r.mfu * 100.0, 3))}</td><td>{r.step}</td><td>{r.memory}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            <ul class="small-note">
+                {move || reasons.get().into_iter().map(|(why, n)| view! { <li>{format!("{n} rejected: {why}")}</li> }).collect_view()}
+            </ul>
+        </details>
+    }
+}
+
+fn run_slice(
+    mut s: engine::workload::LayoutSearch,
+    my: u64,
+    generation: StoredValue<u64>,
+    progress: RwSignal<(usize, usize)>,
+    rows: RwSignal<Vec<LayoutRow>>,
+    reasons: RwSignal<Vec<(String, usize)>>,
+) {
+    if generation.try_get_value() != Some(my) {
+        return;
+    }
+    let now = || {
+        web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now())
+    };
+    let t0 = now();
+    while !s.done() && now() - t0 < 8.0 {
+        s.step(4);
+    }
+    progress.set((s.tried(), s.total()));
+    rows.set(
+        s.ranked(8)
+            .into_iter()
+            .map(|r| LayoutRow {
+                layout: r.layout.to_string(),
+                tokens_per_s: r.tokens_per_s,
+                mfu: r.mfu,
+                step: r.step.to_string(),
+                memory: engine::Bytes::new(r.memory.total()).display_si(),
+            })
+            .collect(),
+    );
+    if s.done() {
+        let mut by: Vec<(String, usize)> = Vec::new();
+        for (_, e) in s.rejected() {
+            let why = e.to_string();
+            // Group by the reason's kind, not its figures.
+            let key = why.split(':').next().unwrap_or(&why).to_string();
+            match by.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => by.push((key, 1)),
+            }
+        }
+        reasons.set(by);
+    } else {
+        gloo::timers::callback::Timeout::new(0, move || {
+            run_slice(s, my, generation, progress, rows, reasons);
+        })
+        .forget();
     }
 }
