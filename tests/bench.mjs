@@ -76,6 +76,10 @@ async function inputLatency(query, selector, values) {
 }
 const [table] = await inputLatency('?page=chips', 'select[name=format]', ['fp8', 'bf16', 'fp16', 'fp32']);
 const [chart, draws] = await inputLatency('?page=roofline', 'input[name=rfmt][value=fp8]', []);
+// The Workload & TCO page: one input change re-runs the job, its tornado, break-even curve,
+// the platforms table and the by-format comparison (the layout-search panel runs in slices).
+const [job] = await inputLatency('?page=workload', 'input[name=wgbs]', ['512', '1024', '2048', '768']);
+console.log(`workload input change → job, tornado, break-even, platforms recomputed: p50 ${ms(pct(job, 50))}, p95 ${ms(pct(job, 95))}`);
 console.log(`input change → table recomputed: p50 ${ms(pct(table, 50))}, p95 ${ms(pct(table, 95))}; → roofline recomputed and redrawn: p50 ${ms(pct(chart, 50))}, p95 ${ms(pct(chart, 95))}, of which drawing the canvas p50 ${ms(pct(draws, 50))}, p95 ${ms(pct(draws, 95))} (budget ${FRAME_MS} ms)`);
 // 4. The link-level simulation in the browser: all-reduce of 1 GiB on the 4×4×16 torus.
 const simMs = [];

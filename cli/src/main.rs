@@ -28,7 +28,8 @@ commands:
                                          time, algbw and busbw of one collective
   calibration [--json]                   the model against published measurements
   train --system ID --model M --dtype F [--nodes N] [--tokens T] [--batch GBS]
-        [--tp T --pp P --dp D] [--overlap F] [--usd-per-chip-hour X] [--json]
+        [--tp T --pp P --dp D [--ep E] [--interleave V] [--recompute on|off]]
+        [--overlap F] [--usd-per-chip-hour X] [--json]
                                          step time, tokens/s, MFU, time and cost to train
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
@@ -355,6 +356,9 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "tp",
                     "pp",
                     "dp",
+                    "ep",
+                    "interleave",
+                    "recompute",
                     "overlap",
                     "usd-per-chip-hour",
                 ],
@@ -395,6 +399,15 @@ fn run(args: &[String]) -> Result<String, Usage> {
                         "dp",
                         (cluster.chips() / (cfg.layout.tp * cfg.layout.pp).max(1)).max(1),
                     )?;
+                    cfg.layout.ep = count(a.value("ep"), "ep", 1)?;
+                    cfg.layout.interleave = count(a.value("interleave"), "interleave", 1)?;
+                    cfg.layout.recompute = match a.value("recompute") {
+                        None | Some("on") => true,
+                        Some("off") => false,
+                        Some(x) => {
+                            return Err(Usage(format!("--recompute must be on or off, got '{x}'")))
+                        }
+                    };
                     workload::train(&cluster, &chip, &cfg)?
                 }
             };
@@ -409,6 +422,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 "tokens": tokens,
                 "tokens_per_s": r.tokens_per_s,
                 "mfu": r.mfu,
+                "layout": r.layout.to_string(),
                 "step_s": r.step.get(),
                 "time_s": time,
                 "chip_hours": time / 3600.0 * f64::from(cluster.chips()),

@@ -111,4 +111,24 @@ fn main() {
             )
         },
     );
+    let job = engine::job::Job::default();
+    bench(
+        "job: evaluate the default job (layout search, serving, costs)",
+        200,
+        || engine::job::evaluate(&job),
+    );
+    let moe = engine::job::Job {
+        system: "trn2-ultra-64".into(),
+        nodes: 16,
+        model: "deepseek-v3".into(),
+        ..engine::job::Job::default()
+    };
+    bench(
+        "job: evaluate DeepSeek-V3 on 1,024 Trn2 (search with experts)",
+        20,
+        || engine::job::evaluate(&moe),
+    );
+    bench("job: tornado of the default job", 50, || {
+        engine::job::tornado(&job, 0.2)
+    });
 }

@@ -255,6 +255,12 @@ pub fn layout_search(job: &Job) -> Result<LayoutSearch, WorkloadError> {
     Ok(LayoutSearch::new(&cluster, &chip, &cfg))
 }
 
+/// Training $ per million tokens alone (what the tornado and the break-even curve move),
+/// the same figure [`report`] gives without its serving estimate.
+fn train_cost(job: &Job, cluster: &Cluster, chip: &crate::chip::Chip, t: &TrainReport) -> f64 {
+    tco::cost_per_mtok(&pricing(job, &chip.id).0, cluster.chips(), t.tokens_per_s)
+}
+
 fn report(
     job: &Job,
     cluster: &Cluster,
@@ -334,7 +340,18 @@ pub struct Swing {
 /// # Errors
 /// When the base case cannot be evaluated.
 pub fn tornado(job: &Job, fraction: f64) -> Result<(f64, Vec<Swing>), WorkloadError> {
-    let base = evaluate(job)?;
+    tornado_from(job, &evaluate(job)?, fraction)
+}
+
+/// [`tornado`] around a report already evaluated for `job`.
+///
+/// # Errors
+/// When the job's ids are unknown.
+pub fn tornado_from(
+    job: &Job,
+    base: &JobReport,
+    fraction: f64,
+) -> Result<(f64, Vec<Swing>), WorkloadError> {
     let f = fraction.clamp(0.0, 0.9);
     let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
     let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
@@ -355,10 +372,7 @@ pub fn tornado(job: &Job, fraction: f64) -> Result<(f64, Vec<Swing>), WorkloadEr
         };
         cfg.layout = layout;
         cfg.matmul_efficiency = j.efficiency.min(1.0);
-        workload::train(&cl, &chip, &cfg)
-            .ok()
-            .and_then(|t| report(j, &cl, &chip, t, &model).ok())
-            .map_or(f64::NAN, |r| r.train_usd_per_mtok)
+        workload::train(&cl, &chip, &cfg).map_or(f64::NAN, |t| train_cost(j, &cl, &chip, &t))
     };
     let mut swings = Vec::new();
     let price = base.usd_per_chip_hour.value;
@@ -528,6 +542,7 @@ struct CostCurve {
     cluster: Cluster,
     chip: crate::chip::Chip,
     model: workload::Model,
+    memo: workload::CommMemo,
 }
 
 impl CostCurve {
@@ -546,20 +561,20 @@ impl CostCurve {
             },
             chip,
             model: workload::find_model(&job.model)?,
+            memo: workload::CommMemo::default(),
         })
     }
 
-    fn at(&self, x: f64) -> f64 {
+    fn at(&mut self, x: f64) -> f64 {
         let mut j = self.job.clone();
         self.lever.set(&mut j, x, self.price);
         let Ok(mut cfg) = train_config(&j, &self.cluster, &self.model) else {
             return f64::NAN;
         };
         cfg.layout = self.layout;
-        workload::train(&self.cluster, &self.chip, &cfg)
-            .ok()
-            .and_then(|t| report(&j, &self.cluster, &self.chip, t, &self.model).ok())
-            .map_or(f64::NAN, |r| r.train_usd_per_mtok)
+        // The lever moves no communication, so the curve reuses its collective times.
+        workload::train_in(&self.cluster, &self.chip, &cfg, &mut self.memo, false)
+            .map_or(f64::NAN, |t| train_cost(&j, &self.cluster, &self.chip, &t))
     }
 }
 
@@ -568,15 +583,19 @@ impl CostCurve {
 /// # Errors
 /// When the job cannot be evaluated.
 pub fn curve(job: &Job, lever: Lever, n: u32) -> Result<Vec<(f64, f64)>, WorkloadError> {
-    let c = CostCurve::new(job, lever)?;
-    let (lo, hi) = lever.range();
+    let mut c = CostCurve::new(job, lever)?;
+    Ok(points(&mut c, n))
+}
+
+fn points(c: &mut CostCurve, n: u32) -> Vec<(f64, f64)> {
+    let (lo, hi) = c.lever.range();
     let n = n.max(2);
-    Ok((0..n)
+    (0..n)
         .map(|k| {
             let x = lo + (hi - lo) * f64::from(k) / f64::from(n - 1);
             (x, c.at(x))
         })
-        .collect())
+        .collect()
 }
 
 /// The value of `lever` on job `a` at which its training cost per million tokens equals
@@ -586,13 +605,18 @@ pub fn curve(job: &Job, lever: Lever, n: u32) -> Result<Vec<(f64, f64)>, Workloa
 /// When either job cannot be evaluated.
 pub fn break_even(a: &Job, b: &Job, lever: Lever) -> Result<Option<f64>, WorkloadError> {
     let target = evaluate(b)?.train_usd_per_mtok;
-    let c = CostCurve::new(a, lever)?;
-    let (mut lo, mut hi) = lever.range();
+    let mut c = CostCurve::new(a, lever)?;
+    Ok(crossing(&mut c, target))
+}
+
+fn crossing(c: &mut CostCurve, target: f64) -> Option<f64> {
+    let (mut lo, mut hi) = c.lever.range();
     let (flo, fhi) = (c.at(lo) - target, c.at(hi) - target);
     if !(flo.is_finite() && fhi.is_finite()) || flo.signum() == fhi.signum() {
-        return Ok(None);
+        return None;
     }
-    for _ in 0..60 {
+    // 2⁻⁴⁰ of the lever's range is far below any difference a reader can see.
+    for _ in 0..40 {
         let mid = 0.5 * (lo + hi);
         let f = c.at(mid) - target;
         if f.signum() == flo.signum() {
@@ -601,7 +625,25 @@ pub fn break_even(a: &Job, b: &Job, lever: Lever) -> Result<Option<f64>, Workloa
             hi = mid;
         }
     }
-    Ok(Some(0.5 * (lo + hi)))
+    Some(0.5 * (lo + hi))
+}
+
+/// What the break-even chart draws, in one pass: `n` points of job `a`'s curve, job `b`'s
+/// training $ per million tokens, and the crossing if there is one.
+///
+/// # Errors
+/// When either job cannot be evaluated.
+#[allow(clippy::type_complexity)]
+pub fn sensitivity(
+    a: &Job,
+    b: &Job,
+    lever: Lever,
+    n: u32,
+) -> Result<(Vec<(f64, f64)>, f64, Option<f64>), WorkloadError> {
+    let target = evaluate(b)?.train_usd_per_mtok;
+    let mut c = CostCurve::new(a, lever)?;
+    let pts = points(&mut c, n);
+    Ok((pts, target, crossing(&mut c, target)))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Workload & TCO page: one job (train a model on a system at a price), its results with
 //! their formulas, the owned-cost breakdown and a tornado of the assumptions.
 
-use engine::job::{evaluate, layout_search, tornado, Job};
+use engine::job::{evaluate, layout_search, tornado_from, Job};
 use engine::units::sig;
 use engine::{system, workload, Dtype};
 use leptos::prelude::*;
@@ -15,7 +15,13 @@ pub fn WorkloadPage() -> impl IntoView {
     let sc = use_scenario();
     let job = Memo::new(move |_| sc.with(|s| s.job.clone()));
     let report = Memo::new(move |_| evaluate(&job.get()).map_err(|e| e.to_string()));
-    let swings = Memo::new(move |_| tornado(&job.get(), 0.2).ok());
+    let swings = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref()
+                .ok()
+                .and_then(|r| tornado_from(&job.get(), r, 0.2).ok())
+        })
+    });
     view! {
         <section class="page workload-page">
             <h1>"Workload & TCO"</h1>
@@ -96,12 +102,13 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Tornado swings=swings/>
                         </div>
                         <p class="small-note">{step_note}</p>
-                        <LayoutSearchPanel job=job/>
-                        <BreakEven job=job/>
-                        <Platforms job=job/>
                     }.into_any()
                 }
             }}
+            // Outside the closure above, so an input change updates them in place.
+            <LayoutSearchPanel job=job/>
+            <BreakEven job=job/>
+            <Platforms job=job/>
         </section>
     }
 }
@@ -527,7 +534,7 @@ fn BreakEven(
     /// The job as set above.
     job: Memo<Job>,
 ) -> impl IntoView {
-    use engine::job::{break_even, curve, Lever};
+    use engine::job::{sensitivity, Lever};
     let sc = use_scenario();
     let data = Memo::new(move |_| {
         let j = job.get();
@@ -543,9 +550,7 @@ fn BreakEven(
             owned: false,
             ..j.clone()
         };
-        let target = evaluate(&other).ok()?.train_usd_per_mtok;
-        let pts = curve(&j, j.lever, 41).ok()?;
-        let be = break_even(&j, &other, j.lever).ok().flatten();
+        let (pts, target, be) = sensitivity(&j, &other, j.lever, 41).ok()?;
         Some((pts, target, be, other_sys.name))
     });
     let formats = Memo::new(move |_| {
@@ -732,7 +737,7 @@ struct LayoutRow {
     memory: String,
 }
 
-/// The layout search, run in slices of about 8 ms so the page stays responsive: progress,
+/// The layout search, run in slices of about 4 ms so the page stays responsive: progress,
 /// the fastest layouts that fit, and why the others do not.
 #[component]
 fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
@@ -749,7 +754,11 @@ fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
         match layout_search(&j) {
             Ok(s) => {
                 progress.set((0, s.total()));
-                run_slice(s, my, generation, progress, rows, reasons);
+                // Start after this input's own recompute and redraw.
+                gloo::timers::callback::Timeout::new(0, move || {
+                    run_slice(s, my, generation, progress, rows, reasons);
+                })
+                .forget();
             }
             Err(_) => progress.set((0, 0)),
         }
@@ -796,7 +805,7 @@ fn run_slice(
             .map_or(0.0, |p| p.now())
     };
     let t0 = now();
-    while !s.done() && now() - t0 < 8.0 {
+    while !s.done() && now() - t0 < 4.0 {
         s.step(4);
     }
     progress.set((s.tried(), s.total()));
