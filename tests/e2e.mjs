@@ -270,7 +270,7 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
 });
 
 test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search that finishes', async () => {
-  const page = await open('?page=workload&wsys=trn3-ultra-144&wnodes=2&wmodel=deepseek-v3&wdtype=fp8&wprice=2&wref=gb300-nvl72&wov=0.2');
+  const page = await open('?page=workload&wsys=trn3-ultra-144&wnodes=2&wmodel=deepseek-v3&wdtype=fp8&wprice=2&wref=gb300-nvl72&wov=0.2&wpr=2048&wout=512');
   const ratio = async (f) => Number(await page.getAttribute(`#by-format li[data-format=${f}]`, 'data-ratio'));
   // At $2 against GB300's rate, Trainium3 wins per marketed FP8 PFLOP-hour and loses at FP4,
   // where GB300's dense rate triples its FP8 one and Trainium3's stays the same.
@@ -280,6 +280,14 @@ test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search t
   assert.ok(fp4 > 1, `FP4 ratio ${fp4}`);
   assert.ok(Math.abs(fp4 / fp8 - 3) < 0.01, `FP4/FP8 ${fp4 / fp8}`);
   assert.match(await page.textContent('#by-format-text'), /dearer in .*FP4/);
+  // Serving with the link's prompt and output lengths; a longer output changes the result.
+  const serving = Number(await page.getAttribute('#serving', 'data-value'));
+  assert.ok(serving > 0, `serving ${serving}`);
+  assert.match(await page.textContent('#serving'), /tok\/s per chip/);
+  await page.fill('input[name=wout]', '4096');
+  await page.press('input[name=wout]', 'Enter');
+  await urlHas(page, 'wout', '4096');
+  await page.waitForFunction((v) => Number(document.querySelector('#serving').dataset.value) !== v, serving);
   // 288 chips at 72 per rack.
   assert.equal(Number(await page.getAttribute('#racks', 'data-value')), 4);
   // The overlap from the link is used.

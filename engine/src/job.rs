@@ -36,6 +36,10 @@ pub struct Job {
     pub efficiency: f64,
     /// Concurrent sequences per inference replica.
     pub batch: u32,
+    /// Serving: prompt tokens per request.
+    pub prompt: u32,
+    /// Serving: generated tokens per request.
+    pub output: u32,
     /// Own the chips (true) or rent them.
     pub owned: bool,
     /// $/chip-hour when renting; `None` takes the chip's first published rate.
@@ -81,6 +85,8 @@ impl Default for Job {
             global_batch: 1024,
             efficiency: workload::TRAINING_MATMUL_EFFICIENCY,
             batch: 64,
+            prompt: 1024,
+            output: 256,
             owned: false,
             usd_per_chip_hour: None,
             discount: 0.0,
@@ -279,7 +285,13 @@ fn report(
             // Serving matmuls run below training's, in the ratio of the two defaults.
             matmul_efficiency: job.efficiency * workload::SERVING_MATMUL_EFFICIENCY
                 / workload::TRAINING_MATMUL_EFFICIENCY,
-            ..InferConfig::new(model.clone(), job.dtype, job.batch.max(1), 1024, 256)
+            ..InferConfig::new(
+                model.clone(),
+                job.dtype,
+                job.batch.max(1),
+                job.prompt.max(1),
+                job.output.max(1),
+            )
         },
     )
     .ok();

@@ -319,6 +319,8 @@ impl Scenario {
         q.push(format!("wgbs={}", j.global_batch));
         q.push(format!("weff={}", j.efficiency));
         q.push(format!("wbatch={}", j.batch));
+        q.push(format!("wpr={}", j.prompt));
+        q.push(format!("wout={}", j.output));
         q.push(format!("wown={}", u8::from(j.owned)));
         if let Some(p) = j.usd_per_chip_hour {
             q.push(format!("wprice={p}"));
@@ -555,10 +557,12 @@ impl Scenario {
                     Ok(d) => s.job.dtype = d,
                     Err(e) => note("wdtype", format!("{e}; using BF16")),
                 },
-                "wnodes" | "wgbs" | "wbatch" => match v.parse::<u32>() {
+                "wnodes" | "wgbs" | "wbatch" | "wpr" | "wout" => match v.parse::<u32>() {
                     Ok(n) if (1..=MAX_NODES * 64).contains(&n) => match k.as_str() {
                         "wnodes" => s.job.nodes = n.min(MAX_NODES),
                         "wgbs" => s.job.global_batch = n,
+                        "wpr" => s.job.prompt = n,
+                        "wout" => s.job.output = n,
                         _ => s.job.batch = n,
                     },
                     _ => note(
@@ -747,6 +751,8 @@ mod tests {
                 global_batch: 4096,
                 efficiency: 0.65,
                 batch: 16,
+                prompt: 4096,
+                output: 1024,
                 owned: true,
                 usd_per_chip_hour: Some(3.25),
                 discount: 0.3,

@@ -37,6 +37,7 @@ pub fn WorkloadPage() -> impl IntoView {
                     let rate = r.usd_per_chip_hour;
                     let layout = r.train.layout;
                     let infer = r.infer.clone();
+                    let serving = r.infer.clone();
                     let for_breakdown = r.clone();
                     let train_formula = r.train.formula.clone();
                     let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {}; {}% of communication hidden ({}).",
@@ -68,6 +69,15 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Card title="Training $ per million tokens" id="train-mtok" value=r.train_usd_per_mtok>
                                 <Derived text=format!("${}", sig(r.train_usd_per_mtok, 4))
                                     formula="$/chip-hour × chips ÷ (tokens/s × 3600) × 10⁶".to_string()/>
+                            </Card>
+                            <Card title="Serving" id="serving" value=serving.as_ref().map_or(f64::NAN, |i| i.tokens_per_s)>
+                                {match serving {
+                                    Some(i) => view! {
+                                        <Derived text=format!("{} tok/s per chip · {} per cluster · {}/token", thousands(i.tokens_per_s_per_chip), thousands(i.tokens_per_s), i.latency_per_token)
+                                            formula=format!("{} chips per replica × {} replicas; decode is {}-bound; prefill of a batch {}. {}", i.chips_needed, i.replicas, i.decode_bound, i.prefill, i.formula)/>
+                                    }.into_any(),
+                                    None => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
+                                }}
                             </Card>
                             <Card title="Serving $ per million tokens" id="infer-mtok">
                                 {match (r.infer_usd_per_mtok, infer) {
@@ -239,6 +249,8 @@ fn Inputs() -> impl IntoView {
                 {num("Global batch (sequences)", "wgbs", |j| f64::from(j.global_batch), |j, x| j.global_batch = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
                 {num("Matmul efficiency", "weff", |j| j.efficiency, |j, x| j.efficiency = x, 0.05, 1.0, 0.01, true)}
                 {num("Serving batch per replica", "wbatch", |j| f64::from(j.batch), |j, x| j.batch = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
+                {num("Prompt tokens per request", "wpr", |j| f64::from(j.prompt), |j, x| j.prompt = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
+                {num("Output tokens per request", "wout", |j| f64::from(j.output), |j, x| j.output = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
                 {num("Communication hidden behind compute", "wov", |j| j.overlap.unwrap_or_else(|| system::find(&j.system).map_or(0.0, |s| s.overlap.value)), |j, x| j.overlap = Some(x), 0.0, 1.0, 0.05, true)}
             </div>
             <div class="input-grid">
