@@ -327,6 +327,24 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "source": c.source,
                 }));
             }
+            for p in workload::calibration::calibration() {
+                let (unit, measured) = match p.measured {
+                    workload::calibration::Metric::TokensPerS(x) => ("tokens_per_s", x),
+                    workload::calibration::Metric::Mfu(x) => ("mfu", x),
+                };
+                let predicted = p.model.as_ref().map_err(|e| Usage(format!("{}: {e}", p.label)))?;
+                rows.push(json!({
+                    "label": p.label,
+                    "setup": p.setup,
+                    "unit": unit,
+                    "measured": measured,
+                    "predicted": predicted,
+                    "error": predicted / measured - 1.0,
+                    "role": p.role.to_string(),
+                    "note": p.note,
+                    "source": p.source,
+                }));
+            }
             if a.flag("json") {
                 return Ok(pretty(&json!({ "points": rows })));
             }
@@ -334,7 +352,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             for r in &rows {
                 let _ = writeln!(
                     s,
-                    "{:<62} measured {:>10.4e} predicted {:>10.4e} ({:+.1}%)",
+                    "{:<66} measured {:>10.4e} predicted {:>10.4e} ({:+.1}%)",
                     r["label"].as_str().unwrap_or(""),
                     r["measured"].as_f64().unwrap_or(0.0),
                     r["predicted"].as_f64().unwrap_or(0.0),

@@ -119,6 +119,7 @@ pub fn WorkloadPage() -> impl IntoView {
             <LayoutSearchPanel job=job/>
             <BreakEven job=job/>
             <Platforms job=job/>
+            <RunCalibration/>
         </section>
     }
 }
@@ -850,5 +851,45 @@ fn run_slice(
             run_slice(s, my, generation, progress, rows, reasons);
         })
         .forget();
+    }
+}
+
+/// Published training and serving runs against the model's figure for each.
+#[component]
+fn RunCalibration() -> impl IntoView {
+    use engine::workload::calibration::{calibration, Metric, Role};
+    let rows = calibration()
+        .into_iter()
+        .map(|p| {
+            let fmt = |x: f64| match p.measured {
+                Metric::TokensPerS(_) => format!("{} tok/s", thousands(x)),
+                Metric::Mfu(_) => format!("{}% MFU", sig(x * 100.0, 3)),
+            };
+            let model = p.model.as_ref().ok().copied();
+            let err = p.error();
+            let role = p.role;
+            view! {
+                <tr data-role=format!("{role:?}").to_lowercase() data-error=err.unwrap_or(f64::NAN)>
+                    <th scope="row">{p.label}<span class="run-setup">{p.setup}</span></th>
+                    <td><Fig text=fmt(p.measured.value()) source=engine::Source::Cited { citation: p.source } note=p.note/></td>
+                    <td>{model.map(fmt).unwrap_or_else(|| "does not fit".into())}</td>
+                    <td class:off=role == Role::Departs>{err.map(|e| format!("{:+.1}%", e * 100.0)).unwrap_or_default()}</td>
+                    <td>{role.to_string()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="card" id="run-calibration">
+            <summary><h2 class="inline-h">"The model against published runs"</h2></summary>
+            <p class="small-note">"Training: matmuls at 80% of the BF16 peak (70.9% of FP8), each run's published layout, the platform's overlap. Serving: NVIDIA's MLPerf configurations. "
+                "Where the model departs it says so: for NVIDIA's FP8 NeMo runs it is 1.3–1.5 times too fast when activations are kept, the layout its search prefers, because it leaves out work outside the matmuls (norms, activation functions, FP8 casts, attention in BF16). Hover a figure for its source and assumptions."</p>
+            <div class="table-wrap">
+                <table class="compare" id="run-calibration-table">
+                    <thead><tr><th scope="col">"Run"</th><th scope="col">"Published"</th><th scope="col">"Model"</th><th scope="col">"Difference"</th><th scope="col">"Use"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </details>
     }
 }

@@ -1,0 +1,12 @@
+import { serve } from './server.mjs';
+import { launch } from './browser.mjs';
+const srv = await serve('../dist');
+const browser = await launch();
+const [q, sel, w, out, click] = process.argv.slice(2);
+const page = await browser.newPage({ viewport: { width: Number(w), height: 900 } });
+await page.goto(srv.url + q);
+await page.waitForSelector('main h1');
+if (click) await page.click(click);
+await page.waitForTimeout(500);
+await page.locator(sel).screenshot({ path: out });
+await browser.close(); await srv.close();
