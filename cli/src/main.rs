@@ -332,7 +332,10 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     workload::calibration::Metric::TokensPerS(x) => ("tokens_per_s", x),
                     workload::calibration::Metric::Mfu(x) => ("mfu", x),
                 };
-                let predicted = p.model.as_ref().map_err(|e| Usage(format!("{}: {e}", p.label)))?;
+                let predicted = p
+                    .model
+                    .as_ref()
+                    .map_err(|e| Usage(format!("{}: {e}", p.label)))?;
                 rows.push(json!({
                     "label": p.label,
                     "setup": p.setup,

@@ -550,7 +550,11 @@ fn layer_gemms(m: &Model, tokens: f64, tp: f64) -> Vec<(f64, f64, f64)> {
     g
 }
 
-/// Estimate one training step.
+/// Estimate one training step: every GEMM of a layer on the chip's roofline at the matmul
+/// efficiency, attention (in BF16 when the matmuls run narrower), the HBM traffic of the work
+/// outside the matmuls, three passes (four with recomputation) over the largest pipeline
+/// stage's layers, the pipeline bubble, and the exposed tensor-, expert- and data-parallel
+/// communication.
 ///
 /// # Errors
 /// On an invalid layout, a format the chip lacks, or a layout that does not fit.
@@ -629,7 +633,38 @@ pub(crate) fn train_in(
         head_dim: m.head_dim(),
     };
     // The PaLM convention counts attention non-causally (12·L·d·s): twice the causal FLOPs.
-    fwd_layer += 2.0 * eff_roof.place(attn.cost(cfg.dtype)).time.get();
+    // Training keeps attention in BF16 when the matmuls run narrower (FP8, FP4).
+    let attn_dtype = if cfg.dtype.bytes() < 2.0 {
+        Dtype::Bf16
+    } else {
+        cfg.dtype
+    };
+    let attn_roof = Roofline::dense(chip, attn_dtype).map_or(eff_roof, |r| Roofline {
+        peak: r.peak * cfg.matmul_efficiency,
+        bandwidth: r.bandwidth,
+    });
+    fwd_layer += 2.0 * attn_roof.place(attn.cost(attn_dtype)).time.get();
+    // Work outside the matmuls, bound by HBM: norms, rotary embeddings, the activation
+    // function, residual adds and format casts touch about 12·d + 3·f BF16 values per token
+    // per layer (f: the FFN width a token passes through), split over the tensor ranks.
+    let ffn_act = if m.experts == 0 {
+        f64::from(m.ffn)
+    } else {
+        f64::from(m.active_experts + m.shared_experts) * f64::from(m.expert_ffn)
+    };
+    let touched = tokens_mb * (12.0 * m.d() + 3.0 * ffn_act) / tp;
+    fwd_layer += eff_roof
+        .place(
+            OpSpec::Elementwise {
+                elements: touched / 2.0,
+                reads: 1.0,
+                writes: 1.0,
+                flop_per_element: 1.0,
+            }
+            .cost(Dtype::Bf16),
+        )
+        .time
+        .get();
     let passes = if l.recompute { 4.0 } else { 3.0 };
     let head = eff_roof
         .place(

@@ -883,7 +883,8 @@ fn RunCalibration() -> impl IntoView {
         <details class="card" id="run-calibration">
             <summary><h2 class="inline-h">"The model against published runs"</h2></summary>
             <p class="small-note">"Training: matmuls at 80% of the BF16 peak (70.9% of FP8), each run's published layout, the platform's overlap. Serving: NVIDIA's MLPerf configurations. "
-                "Where the model departs it says so: for NVIDIA's FP8 NeMo runs it is 1.3–1.5 times too fast when activations are kept, the layout its search prefers, because it leaves out work outside the matmuls (norms, activation functions, FP8 casts, attention in BF16). Hover a figure for its source and assumptions."</p>
+                "Besides the matmuls the step counts attention (in BF16 under FP8) and the HBM traffic of norms, activation functions and residuals. "
+                "Where the model departs it says so: for NVIDIA's FP8 NeMo runs it is about 1.25 times too fast when activations are kept, the layout its search prefers. Hover a figure for its source and assumptions."</p>
             <div class="table-wrap">
                 <table class="compare" id="run-calibration-table">
                     <thead><tr><th scope="col">"Run"</th><th scope="col">"Published"</th><th scope="col">"Model"</th><th scope="col">"Difference"</th><th scope="col">"Use"</th></tr></thead>
