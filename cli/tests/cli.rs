@@ -255,7 +255,16 @@ fn topology_and_systems() {
     assert!(v["systems"].as_array().unwrap().len() >= 12);
     let v = json(&["calibration", "--json"]);
     for p in v["points"].as_array().unwrap() {
-        assert!(p["error"].as_f64().unwrap().abs() <= 0.15, "{}", p["label"]);
+        let e = p["error"].as_f64().unwrap();
+        // Collectives within 15%; workload runs by their role (golden ±20%, fitted ±5%,
+        // departures over 20% and flagged as such).
+        let ok = match p["role"].as_str() {
+            None => e.abs() <= 0.15,
+            Some(r) if r.starts_with("golden") => e.abs() < 0.20,
+            Some(r) if r.contains("fitted") => e.abs() < 0.05,
+            Some(_) => e > 0.20,
+        };
+        assert!(ok, "{}: {e}", p["label"]);
     }
 }
 
