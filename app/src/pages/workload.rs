@@ -321,7 +321,7 @@ fn Inputs() -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <p class="small-note" id="job-defaults">
                 "Defaults: matmul efficiency 80%, the best BF16 matmul measured on an H100 SXM (794.5 of 989.4 TFLOP/s, ml-engineering); "
-                "no Trainium figure is published. Serving runs matmuls at 58/80 of that, fitted to NVIDIA's MLPerf v4.1 H200 Llama 2 70B result. "
+                "no Trainium figure is published. Serving runs matmuls at 58/80 of that, fitted to NVIDIA's MLPerf v4.1 H200 Llama 2 70B result; requests of 1,024 prompt and 256 output tokens are an assumption. "
                 "Communication hidden behind compute: 10% on Trainium (dedicated collective cores), none on GPUs, assumptions bounded by the Trn1 GPT-3 calibration run. "
                 "Ownership: $1,000 networking per chip and an average draw of 80% of full load are assumptions. Ownership defaults are assumptions: 5 years, 8% cost of capital, PUE 1.2, $0.08/kWh, "
                 "$150 per kW-month of facility, 3% maintenance a year, and an all-in power per chip that includes its share of host and network."
