@@ -559,7 +559,10 @@ struct CostCurve {
 
 impl CostCurve {
     fn new(job: &Job, lever: Lever) -> Result<Self, WorkloadError> {
-        let base = evaluate(job)?;
+        Self::around(job, &evaluate(job)?, lever)
+    }
+
+    fn around(job: &Job, base: &JobReport, lever: Lever) -> Result<Self, WorkloadError> {
         let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
         let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
         Ok(Self {
@@ -640,20 +643,33 @@ fn crossing(c: &mut CostCurve, target: f64) -> Option<f64> {
     Some(0.5 * (lo + hi))
 }
 
-/// What the break-even chart draws, in one pass: `n` points of job `a`'s curve, job `b`'s
-/// training $ per million tokens, and the crossing if there is one.
+/// The rental $ per chip-hour (no discount) at which the job behind `report` costs
+/// `target_usd_per_mtok` per million training tokens: the cost is linear in the price, so no
+/// search is needed. `None` outside the price lever's range.
+#[must_use]
+pub fn price_to_match(report: &JobReport, target_usd_per_mtok: f64) -> Option<f64> {
+    let x =
+        target_usd_per_mtok * report.train.tokens_per_s * 3600.0 / (f64::from(report.chips) * 1e6);
+    let (lo, hi) = Lever::Price.range();
+    (x.is_finite() && (lo..=hi).contains(&x)).then_some(x)
+}
+
+/// What the break-even chart draws, in one pass: `n` points of job `a`'s curve (around its
+/// report, already evaluated), job `b`'s training $ per million tokens, and the crossing if
+/// there is one.
 ///
 /// # Errors
 /// When either job cannot be evaluated.
 #[allow(clippy::type_complexity)]
 pub fn sensitivity(
     a: &Job,
+    a_report: &JobReport,
     b: &Job,
     lever: Lever,
     n: u32,
 ) -> Result<(Vec<(f64, f64)>, f64, Option<f64>), WorkloadError> {
     let target = evaluate(b)?.train_usd_per_mtok;
-    let mut c = CostCurve::new(a, lever)?;
+    let mut c = CostCurve::around(a, a_report, lever)?;
     let pts = points(&mut c, n);
     Ok((pts, target, crossing(&mut c, target)))
 }
@@ -735,6 +751,15 @@ mod tests {
             );
         }
         let p = break_even(&trn2, &h100, Lever::Price).unwrap().unwrap();
+        // The chart's one-pass version agrees with the separate calls.
+        let (pts, tgt, x) =
+            sensitivity(&trn2, &evaluate(&trn2).unwrap(), &h100, Lever::Price, 11).unwrap();
+        assert_eq!(pts.len(), 11);
+        assert!((tgt / target - 1.0).abs() < 1e-12);
+        assert!((x.unwrap() / p - 1.0).abs() < 1e-6);
+        // The closed form agrees with the bisection.
+        let direct = price_to_match(&evaluate(&trn2).unwrap(), target).unwrap();
+        assert!((direct / p - 1.0).abs() < 1e-6, "{direct} vs {p}");
         assert!(
             p > 1.5,
             "Trn2 at $1.5 is cheaper per token than H100 at $4, so it breaks even higher: {p}"

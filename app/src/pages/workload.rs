@@ -117,8 +117,8 @@ pub fn WorkloadPage() -> impl IntoView {
             }}
             // Outside the closure above, so an input change updates them in place.
             <LayoutSearchPanel job=job/>
-            <BreakEven job=job/>
-            <Platforms job=job/>
+            <BreakEven job=job report=report/>
+            <Platforms job=job report=report/>
             <RunCalibration/>
         </section>
     }
@@ -438,6 +438,8 @@ const PLATFORMS: [&str; 5] = [
 fn Platforms(
     /// The job as set above.
     job: Memo<Job>,
+    /// Its report (evaluated once, above).
+    report: Memo<Result<engine::job::JobReport, String>>,
 ) -> impl IntoView {
     let rows = Memo::new(move |_| {
         let j = job.get();
@@ -461,13 +463,15 @@ fn Platforms(
                 if id == j.system {
                     other = j.clone();
                 }
-                let r = evaluate(&other).map_err(|e| e.to_string());
-                let be = if id == j.system {
-                    None
+                let r = if id == j.system {
+                    report.get()
                 } else {
-                    engine::job::break_even(&other, &j, engine::job::Lever::Price)
-                        .ok()
-                        .flatten()
+                    evaluate(&other).map_err(|e| e.to_string())
+                };
+                let target = report.with(|r| r.as_ref().ok().map(|r| r.train_usd_per_mtok));
+                let be = match (&r, target) {
+                    (Ok(r), Some(t)) if id != j.system => engine::job::price_to_match(r, t),
+                    _ => None,
                 };
                 let chip = engine::catalog::find(sys.chip).ok()?;
                 Some((sys.name, id, nodes, r, be, chip))
@@ -546,6 +550,8 @@ fn Platforms(
 fn BreakEven(
     /// The job as set above.
     job: Memo<Job>,
+    /// Its report (evaluated once, above).
+    report: Memo<Result<engine::job::JobReport, String>>,
 ) -> impl IntoView {
     use engine::job::{sensitivity, Lever};
     let sc = use_scenario();
@@ -563,7 +569,8 @@ fn BreakEven(
             owned: false,
             ..j.clone()
         };
-        let (pts, target, be) = sensitivity(&j, &other, j.lever, 41).ok()?;
+        let (pts, target, be) =
+            report.with(|r| sensitivity(&j, r.as_ref().ok()?, &other, j.lever, 41).ok())?;
         Some((pts, target, be, other_sys.name))
     });
     let formats = Memo::new(move |_| {
