@@ -494,6 +494,7 @@ fn Platforms(
                         ("compute", t.compute.get(), "#0072b2"),
                         ("bubble", t.bubble.get(), "#56b4e9"),
                         ("tensor-parallel", t.tp_comm.get(), "#e69f00"),
+                        ("expert all-to-all", t.ep_comm.get(), "#cc79a7"),
                         ("data-parallel", t.dp_comm.get(), "#d55e00"),
                     ];
                     let step = t.step.get();
@@ -525,10 +526,11 @@ fn Platforms(
             })
             .collect_view();
         view! {
+            <section class="platforms">
             <h2>"The same job on other platforms"</h2>
             <p class="small-note">"Each platform runs the job on at least as many chips, at its first published (or assumed) rental rate. The bar splits the cost of the run by where the step time goes: "
                 <span class="swatch" style="background:#0072b2"></span>"compute "<span class="swatch" style="background:#56b4e9"></span>"pipeline bubble "
-                <span class="swatch" style="background:#e69f00"></span>"tensor-parallel "<span class="swatch" style="background:#d55e00"></span>"data-parallel communication. "
+                <span class="swatch" style="background:#e69f00"></span>"tensor-parallel "<span class="swatch" style="background:#cc79a7"></span>"expert all-to-all "<span class="swatch" style="background:#d55e00"></span>"data-parallel communication. "
                 "Break-even: the $/chip-hour at which that platform matches the job's own cost per token."</p>
             <div class="table-wrap">
                 <table class="compare" id="platforms-table">
@@ -540,6 +542,7 @@ fn Platforms(
                     <tbody>{body}</tbody>
                 </table>
             </div>
+            </section>
         }
     }
 }
@@ -695,10 +698,15 @@ fn BreakEven(
 /// where the job's platform stops being the cheaper one.
 #[component]
 fn ByFormat(rows: Vec<engine::job::FormatCost>, other: &'static str) -> impl IntoView {
-    // The tensor formats models train and serve in (16 bits and narrower).
+    // The floating-point tensor formats models train and serve in (16 bits and narrower).
     let rows: Vec<_> = rows
         .into_iter()
-        .filter(|r| r.dtype.bytes() <= 2.0)
+        .filter(|r| {
+            matches!(
+                r.dtype,
+                Dtype::Bf16 | Dtype::Fp16 | Dtype::Fp8 | Dtype::Fp6 | Dtype::Fp4
+            )
+        })
         .collect();
     let max = rows
         .iter()
