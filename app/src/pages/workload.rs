@@ -528,7 +528,7 @@ fn Platforms(
         view! {
             <section class="platforms">
             <h2>"The same job on other platforms"</h2>
-            <p class="small-note">"Each platform runs the job on at least as many chips, at its first published (or assumed) rental rate. The bar splits the cost of the run by where the step time goes: "
+            <p class="small-note">"Each platform runs the job on at least as many chips, at its first published (or assumed) rental rate, or at its own default chip price under your ownership inputs when you own the chips. The bar splits the cost of the run by where the step time goes: "
                 <span class="swatch" style="background:#0072b2"></span>"compute "<span class="swatch" style="background:#56b4e9"></span>"pipeline bubble "
                 <span class="swatch" style="background:#e69f00"></span>"tensor-parallel "<span class="swatch" style="background:#cc79a7"></span>"expert all-to-all "<span class="swatch" style="background:#d55e00"></span>"data-parallel communication. "
                 "Break-even: the $/chip-hour at which that platform matches the job's own cost per token."</p>
