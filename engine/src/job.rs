@@ -107,6 +107,25 @@ impl Default for Job {
     }
 }
 
+impl Job {
+    /// The same job on another platform: `nodes` of `system`, with that platform's own
+    /// published rate, chip and networking price and communication overlap; the model, run
+    /// and the ownership inputs that are not per platform stay.
+    #[must_use]
+    pub fn moved_to(&self, system: &str, nodes: u32) -> Job {
+        Job {
+            system: system.into(),
+            nodes,
+            usd_per_chip_hour: None,
+            rental_option: 0,
+            chip_usd: None,
+            network_usd: None,
+            overlap: None,
+            ..self.clone()
+        }
+    }
+}
+
 /// The results of a job.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobReport {
@@ -839,6 +858,32 @@ mod tests {
         assert!(r(Dtype::Fp4) > 1.5, "FP4 ratio {}", r(Dtype::Fp4));
         // BF16 too: GB300's dense BF16 is half its FP8, Trainium3's about a quarter.
         assert!(r(Dtype::Bf16) > 1.0, "BF16 ratio {}", r(Dtype::Bf16));
+    }
+
+    #[test]
+    fn a_job_moved_to_another_platform_drops_the_per_platform_inputs() {
+        let j = Job {
+            usd_per_chip_hour: Some(9.0),
+            chip_usd: Some(1.0),
+            network_usd: Some(2.0),
+            overlap: Some(0.9),
+            rental_option: 1,
+            pue: 1.4,
+            ..Job::default()
+        };
+        let m = j.moved_to("gb300-nvl72", 3);
+        assert_eq!((m.system.as_str(), m.nodes), ("gb300-nvl72", 3));
+        assert_eq!(
+            (
+                m.usd_per_chip_hour,
+                m.chip_usd,
+                m.network_usd,
+                m.overlap,
+                m.rental_option
+            ),
+            (None, None, None, None, 0)
+        );
+        assert_eq!((m.pue, &m.model), (1.4, &j.model));
     }
 
     #[test]

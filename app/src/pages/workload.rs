@@ -454,15 +454,11 @@ fn Platforms(
             .filter_map(|id| {
                 let sys = system::find(&id).ok()?;
                 let nodes = chips.div_ceil(sys.chips()).max(1);
-                let mut other = Job {
-                    system: id.clone(),
-                    nodes,
-                    usd_per_chip_hour: None,
-                    ..j.clone()
+                let other = if id == j.system {
+                    j.clone()
+                } else {
+                    j.moved_to(&id, nodes)
                 };
-                if id == j.system {
-                    other = j.clone();
-                }
                 let r = if id == j.system {
                     report.get()
                 } else {
@@ -565,12 +561,8 @@ fn BreakEven(
             .unwrap_or(64);
         let other_sys = system::find(&j.compare_with).ok()?;
         let other = Job {
-            system: j.compare_with.clone(),
-            nodes: chips.div_ceil(other_sys.chips()).max(1),
-            usd_per_chip_hour: None,
-            rental_option: 0,
             owned: false,
-            ..j.clone()
+            ..j.moved_to(&j.compare_with, chips.div_ceil(other_sys.chips()).max(1))
         };
         let (pts, target, be) =
             report.with(|r| sensitivity(&j, r.as_ref().ok()?, &other, j.lever, 41).ok())?;
@@ -579,11 +571,8 @@ fn BreakEven(
     let formats = Memo::new(move |_| {
         let j = job.get();
         let other = Job {
-            system: j.compare_with.clone(),
-            usd_per_chip_hour: None,
-            rental_option: 0,
             owned: false,
-            ..j.clone()
+            ..j.moved_to(&j.compare_with, j.nodes)
         };
         let name = system::find(&j.compare_with).map(|s| s.name).unwrap_or("?");
         engine::job::by_format(&j, &other)
