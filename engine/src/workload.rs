@@ -761,45 +761,45 @@ pub(crate) fn train_in(
     })
 }
 
-/// An all-reduce over `tp` chips of one scale-up domain (a sub-domain of the same fabric
-/// when `tp` is smaller: approximated by the whole domain's per-link rates).
-fn tp_allreduce(cluster: &Cluster, tp: u32, bytes: Bytes) -> Result<f64, WorkloadError> {
-    let one = Cluster {
-        system: cluster.system.clone(),
-        nodes: 1,
-    };
-    let e = estimate(&one, Op::AllReduce, bytes, Algorithm::Auto)
-        .map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    // Scale the bandwidth term from the domain's n to tp ranks: 2(n−1)/n → 2(t−1)/t.
-    let n = f64::from(one.system.chips());
-    let t = f64::from(tp);
-    let bw = e.bandwidth_term.get() * ((t - 1.0) / t) / ((n - 1.0) / n);
-    let lat = e.latency_term.get() * (t - 1.0) / (n - 1.0);
-    Ok(lat + bw)
-}
-
-/// One all-to-all of `bytes` per rank across an expert-parallel group. Its `ep` members sit
-/// `tp` chips apart: inside one scale-up domain when `tp·ep` fits it (the domain's figures
-/// scaled to `ep` ranks), otherwise spread over `⌈tp·ep/domain⌉` domains and crossing the
-/// scale-out network.
-fn ep_alltoall(cluster: &Cluster, l: &Layout, bytes: Bytes) -> Result<f64, WorkloadError> {
-    let domain = cluster.system.chips();
-    let span = l.tp * l.ep;
-    let nodes = span.div_ceil(domain).max(1);
+/// One collective `op` of `bytes` per rank over a group of `ranks` chips spread across
+/// `nodes` scale-up domains. Across domains the whole domains' estimate is taken; inside one
+/// domain its figures are scaled from the domain's n ranks to the group's k (the bandwidth
+/// term by (k−1)/k ÷ (n−1)/n, the latency term by (k−1)/(n−1)): a sub-group is approximated
+/// by the whole domain's per-link rates.
+fn group_collective(
+    cluster: &Cluster,
+    op: Op,
+    ranks: u32,
+    nodes: u32,
+    bytes: Bytes,
+) -> Result<f64, WorkloadError> {
     let group = Cluster {
         system: cluster.system.clone(),
-        nodes,
+        nodes: nodes.max(1),
     };
-    let e = estimate(&group, Op::AllToAll, bytes, Algorithm::Auto)
+    let e = estimate(&group, op, bytes, Algorithm::Auto)
         .map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    if nodes > 1 {
+    if group.nodes > 1 {
         return Ok(e.time.get());
     }
-    let n = f64::from(domain);
-    let k = f64::from(l.ep);
+    let n = f64::from(group.system.chips());
+    let k = f64::from(ranks);
     let bw = e.bandwidth_term.get() * ((k - 1.0) / k) / ((n - 1.0) / n);
     let lat = e.latency_term.get() * (k - 1.0) / (n - 1.0);
     Ok(lat + bw)
+}
+
+/// An all-reduce over `tp` chips of one scale-up domain.
+fn tp_allreduce(cluster: &Cluster, tp: u32, bytes: Bytes) -> Result<f64, WorkloadError> {
+    group_collective(cluster, Op::AllReduce, tp, 1, bytes)
+}
+
+/// One all-to-all of `bytes` per rank across an expert-parallel group. Its `ep` members sit
+/// `tp` chips apart: inside one scale-up domain when `tp·ep` fits it, otherwise spread over
+/// `⌈tp·ep/domain⌉` domains and crossing the scale-out network.
+fn ep_alltoall(cluster: &Cluster, l: &Layout, bytes: Bytes) -> Result<f64, WorkloadError> {
+    let nodes = (l.tp * l.ep).div_ceil(cluster.system.chips());
+    group_collective(cluster, Op::AllToAll, l.ep, nodes, bytes)
 }
 
 /// The gradient all-reduce of one chip's shard across the `dp` replicas. Replicas of the
