@@ -212,14 +212,24 @@ fn pricing(job: &Job, chip: &str) -> (Pricing, Sourced<f64>) {
     }
 }
 
+/// The job's cluster (at least one node), chip and model, looked up by id.
+fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadError> {
+    let bad = |e: &dyn core::fmt::Display| WorkloadError::BadInput(format!("{e}"));
+    let system = system::find(&job.system).map_err(|e| bad(&e))?;
+    let chip = catalog::find(system.chip).map_err(|e| bad(&e))?;
+    let cluster = Cluster {
+        system,
+        nodes: job.nodes.max(1),
+    };
+    Ok((cluster, chip, workload::find_model(&job.model)?))
+}
+
 /// Evaluate a job.
 ///
 /// # Errors
 /// Unknown ids, out-of-range inputs, or no layout that fits.
 pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
-    let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let model = workload::find_model(&job.model)?;
+    let (cluster, chip, model) = resolve(job)?;
     let tokens_ok = job.tokens.is_finite() && job.tokens > 0.0;
     let eff_ok = job.efficiency > 0.0 && job.efficiency <= 1.0;
     if job.nodes == 0 || !tokens_ok || !eff_ok {
@@ -227,10 +237,6 @@ pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
             "nodes and tokens must be positive and the efficiency in (0, 1]".into(),
         ));
     }
-    let cluster = Cluster {
-        system: sys,
-        nodes: job.nodes,
-    };
     let cfg = train_config(job, &cluster, &model)?;
     let train = workload::best_layout(&cluster, &chip, &cfg)?;
     report(job, &cluster, &chip, train, &model)
@@ -269,13 +275,7 @@ fn train_config(job: &Job, cluster: &Cluster, model: &Model) -> Result<TrainConf
 /// # Errors
 /// Unknown ids or out-of-range inputs.
 pub fn layout_search(job: &Job) -> Result<LayoutSearch, WorkloadError> {
-    let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let model = workload::find_model(&job.model)?;
-    let cluster = Cluster {
-        system: sys,
-        nodes: job.nodes.max(1),
-    };
+    let (cluster, chip, model) = resolve(job)?;
     let cfg = train_config(job, &cluster, &model)?;
     Ok(LayoutSearch::new(&cluster, &chip, &cfg))
 }
@@ -384,9 +384,7 @@ pub fn tornado_from(
     fraction: f64,
 ) -> Result<(f64, Vec<Swing>), WorkloadError> {
     let f = fraction.clamp(0.0, 0.9);
-    let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    let model = workload::find_model(&job.model)?;
+    let (Cluster { system: sys, .. }, chip, model) = resolve(job)?;
     let layout = base.train.layout;
     let run = |j: &Job, bw: f64, out: f64| -> f64 {
         let mut s = sys.clone();
@@ -478,14 +476,7 @@ impl FormatCost {
 /// # Errors
 /// Unknown systems.
 pub fn by_format(job: &Job, other: &Job) -> Result<Vec<FormatCost>, WorkloadError> {
-    let chip_of = |j: &Job| {
-        system::find(&j.system)
-            .map_err(|e| WorkloadError::BadInput(format!("{e}")))
-            .and_then(|s| {
-                catalog::find(s.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))
-            })
-    };
-    let (ca, cb) = (chip_of(job)?, chip_of(other)?);
+    let (ca, cb) = (resolve(job)?.1, resolve(other)?.1);
     let (rate_a, rate_b) = (
         pricing(job, &ca.id).0.usd_per_chip_hour(),
         pricing(other, &cb.id).0.usd_per_chip_hour(),
@@ -582,19 +573,15 @@ impl CostCurve {
     }
 
     fn around(job: &Job, base: &JobReport, lever: Lever) -> Result<Self, WorkloadError> {
-        let sys = system::find(&job.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-        let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+        let (cluster, chip, model) = resolve(job)?;
         Ok(Self {
             job: job.clone(),
             lever,
             layout: base.train.layout,
             price: base.usd_per_chip_hour.value,
-            cluster: Cluster {
-                system: sys,
-                nodes: job.nodes,
-            },
+            cluster,
             chip,
-            model: workload::find_model(&job.model)?,
+            model,
             memo: workload::CommMemo::default(),
         })
     }
