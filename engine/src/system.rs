@@ -367,10 +367,6 @@ pub fn presets() -> Vec<System> {
             .note("contradicted by AWS: 200 Gb/s per chip; a what-if"),
         unit: "B/s",
     };
-    let nvl72_tray = |c: &'static Citation| {
-        Sourced::vendor(4, c)
-            .note("a compute tray holds 2 Grace + 4 Blackwell GPUs; 18 trays per rack")
-    };
     vec![
         System {
             id: "trn1-16",
@@ -464,44 +460,17 @@ pub fn presets() -> Vec<System> {
         hgx("hgx-h200-8", "HGX H200 (p5en.48xlarge, 8 GPUs)", "h200", 450.0, 400.0),
         hgx("hgx-b200-8", "HGX B200 (p6-b200.48xlarge, 8 GPUs)", "b200", 900.0, 400.0),
         System {
-            id: "gb200-nvl72",
-            name: "GB200 NVL72",
-            chip: "gb200",
-            concept: false,
-            shape: Shape::Switch { chips: 72, in_network_reduction: true },
-            links: vec![gbs(900.0, &NV_GB200).note("NVLink 5: 1.8 TB/s bidirectional per GPU")],
-            hop_latency: nvlink_hop(),
-            link_efficiency: nvlink_eff(),
-            in_network_efficiency: Some(nvls_eff()),
             scale_out: gbit(400.0, &MLE_NET).note("DGX GB200: 4 × ConnectX-7 400G per 4-GPU tray"),
-            scale_out_latency: efa_hop(),
-            scale_out_efficiency: efa_eff(),
-            service_unit: nvl72_tray(&NV_GB200),
-            overlap: overlap_of("gb200"),
-            rack_chips: rack_of("gb200-nvl72"),
             alternatives: vec![Alternative {
                 what: "scale-out per GPU on AWS p6e-gb200",
                 figure: Sourced::vendor(800.0 * GB / 8.0, &EC2_AC).note("3,200 Gbps per 4 GPUs"),
                 unit: "B/s",
             }],
+            ..nvl72("gb200-nvl72", "GB200 NVL72", "gb200", &NV_GB200)
         },
         System {
-            id: "gb300-nvl72",
-            name: "GB300 NVL72",
-            chip: "gb300",
-            concept: false,
-            shape: Shape::Switch { chips: 72, in_network_reduction: true },
-            links: vec![gbs(900.0, &NV_GB300).note("NVLink 5: 1.8 TB/s bidirectional per GPU")],
-            hop_latency: nvlink_hop(),
-            link_efficiency: nvlink_eff(),
-            in_network_efficiency: Some(nvls_eff()),
             scale_out: gbit(800.0, &NV_GB300).note("ConnectX-8, 800 Gb/s per GPU"),
-            scale_out_latency: efa_hop(),
-            scale_out_efficiency: efa_eff(),
-            service_unit: nvl72_tray(&NV_GB300),
-            overlap: overlap_of("gb300"),
-            rack_chips: rack_of("gb300-nvl72"),
-            alternatives: vec![],
+            ..nvl72("gb300-nvl72", "GB300 NVL72", "gb300", &NV_GB300)
         },
         System {
             id: "tpu-v6e-256",
@@ -559,6 +528,33 @@ fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> S
                 unit: "B/s",
             },
         ],
+    }
+}
+
+/// An NVL72 rack: 72 GPUs on one NVLink 5 switch fabric with in-network reduction. The
+/// scale-out and the alternatives are the caller's.
+fn nvl72(id: &'static str, name: &'static str, chip: &'static str, c: &'static Citation) -> System {
+    System {
+        id,
+        name,
+        chip,
+        concept: false,
+        shape: Shape::Switch {
+            chips: 72,
+            in_network_reduction: true,
+        },
+        links: vec![gbs(900.0, c).note("NVLink 5: 1.8 TB/s bidirectional per GPU")],
+        hop_latency: nvlink_hop(),
+        link_efficiency: nvlink_eff(),
+        in_network_efficiency: Some(nvls_eff()),
+        scale_out: gbit(400.0, c),
+        scale_out_latency: efa_hop(),
+        scale_out_efficiency: efa_eff(),
+        service_unit: Sourced::vendor(4, c)
+            .note("a compute tray holds 2 Grace + 4 Blackwell GPUs; 18 trays per rack"),
+        overlap: overlap_of(chip),
+        rack_chips: rack_of(id),
+        alternatives: vec![],
     }
 }
 
