@@ -243,17 +243,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             )?;
             no_positionals(&a)?;
             let sys = system::find(a.required("system")?)?;
-            let nodes: u32 = match a.value("nodes") {
-                None => 1,
-                Some(x) => match x.trim().parse::<u32>() {
-                    Ok(n) if n >= 1 => n,
-                    _ => {
-                        return Err(Usage(format!(
-                            "--nodes must be a whole number of at least 1, got '{x}'"
-                        )))
-                    }
-                },
-            };
+            let nodes = count(a.value("nodes"), "nodes", 1)?;
             let op: Op = a.required("op")?.parse()?;
             let bytes: Bytes = a.required("bytes")?.parse()?;
             let algo: Algorithm = a.value("algo").unwrap_or("auto").parse()?;
@@ -386,14 +376,12 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 &["json"],
             )?;
             no_positionals(&a)?;
-            let sys = system::find(a.required("system")?)?;
-            let chip = catalog::find(sys.chip)?;
-            let nodes = count(a.value("nodes"), "nodes", 1)?;
+            let (cluster, chip) = cluster_of(&a)?;
+            let nodes = cluster.nodes;
             let model = workload::find_model(a.required("model")?)?;
             let dtype: Dtype = a.required("dtype")?.parse()?;
             let tokens = positive(a.value("tokens"), "tokens", 1e12)?;
             let batch = count(a.value("batch"), "batch", 1024)?;
-            let cluster = Cluster { system: sys, nodes };
             let mut cfg = workload::TrainConfig::new(
                 model,
                 dtype,
@@ -482,10 +470,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 &["json"],
             )?;
             no_positionals(&a)?;
-            let sys = system::find(a.required("system")?)?;
-            let chip = catalog::find(sys.chip)?;
-            let nodes = count(a.value("nodes"), "nodes", 1)?;
-            let cluster = Cluster { system: sys, nodes };
+            let (cluster, chip) = cluster_of(&a)?;
             let cfg = workload::InferConfig {
                 model: workload::find_model(a.required("model")?)?,
                 dtype: a.required("dtype")?.parse()?,
@@ -715,6 +700,14 @@ fn to_csv(rows: &[Value]) -> String {
         out.push_str(&line.join(","));
     }
     out
+}
+
+/// `--system` and `--nodes` as a cluster, with the system's chip.
+fn cluster_of(a: &Args<'_>) -> Result<(Cluster, engine::Chip), Usage> {
+    let system = system::find(a.required("system")?)?;
+    let chip = catalog::find(system.chip)?;
+    let nodes = count(a.value("nodes"), "nodes", 1)?;
+    Ok((Cluster { system, nodes }, chip))
 }
 
 fn sys_chip(c: &Cluster) -> &'static str {
