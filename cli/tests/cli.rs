@@ -270,108 +270,38 @@ fn topology_and_systems() {
 
 #[test]
 fn collective_nonsense_exits_2() {
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn2-16",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "-1GiB",
-        ],
-        "positive",
-    );
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn2-16",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "0B",
-        ],
-        "positive",
-    );
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn2-16",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "3 furlongs",
-        ],
-        "unknown unit",
-    );
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn2-16",
-            "--nodes",
-            "0",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "8B",
-        ],
-        "at least 1",
-    );
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn9",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "8B",
-        ],
-        "valid: trn1-16",
-    );
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn2-16",
-            "--op",
-            "scatter",
-            "--bytes",
-            "8B",
-        ],
-        "valid: all-reduce",
-    );
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn2-16",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "8B",
-            "--algo",
-            "in-network",
-        ],
-        "reduces in flight",
-    );
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "gb200-nvl72",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "8B",
-            "--algo",
-            "torus",
-        ],
-        "needs a torus",
-    );
+    // One command line per case, its words separated by `|` (so a value may hold a space),
+    // and what the error must say.
+    for (line, needle) in [
+        ("--system|trn2-16|--op|all-reduce|--bytes|-1GiB", "positive"),
+        ("--system|trn2-16|--op|all-reduce|--bytes|0B", "positive"),
+        (
+            "--system|trn2-16|--op|all-reduce|--bytes|3 furlongs",
+            "unknown unit",
+        ),
+        (
+            "--system|trn2-16|--nodes|0|--op|all-reduce|--bytes|8B",
+            "at least 1",
+        ),
+        ("--system|trn9|--op|all-reduce|--bytes|8B", "valid: trn1-16"),
+        (
+            "--system|trn2-16|--op|scatter|--bytes|8B",
+            "valid: all-reduce",
+        ),
+        (
+            "--system|trn2-16|--op|all-reduce|--bytes|8B|--algo|in-network",
+            "reduces in flight",
+        ),
+        (
+            "--system|gb200-nvl72|--op|all-reduce|--bytes|8B|--algo|torus",
+            "needs a torus",
+        ),
+    ] {
+        let args: Vec<&str> = core::iter::once("collective")
+            .chain(line.split('|'))
+            .collect();
+        check_error(&args, needle);
+    }
     check_error(&["topology", "--system", "nope"], "unknown system");
 }
 
