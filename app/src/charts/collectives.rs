@@ -3,6 +3,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::roofline::PALETTE;
 use super::{draw_legend, LegendEntry};
@@ -146,9 +147,16 @@ pub fn draw<DB: DrawingBackend>(
             chart.draw_series(LineSeries::new(pts, style))?;
         }
     }
+    // Tags sit left of their diamond (the measurements are near the right edge); several at
+    // one message size step further left so they do not print over each other.
+    let tag_font = TextStyle::from(font.clone()).pos(Pos::new(HPos::Right, VPos::Center));
+    let mut seen: Vec<f64> = Vec::new();
     for q in d.measured.iter().filter(|q| q.metric == metric) {
         let color = PALETTE[q.color % PALETTE.len()];
         let r = px(6.0) as i32;
+        let k = seen.iter().filter(|b| **b == q.bytes).count() as i32;
+        seen.push(q.bytes);
+        let dx = -(r + 3) - k * px(26.0) as i32;
         chart.draw_series(std::iter::once(
             EmptyElement::at((q.bytes, q.value))
                 + Polygon::new(vec![(0, -r), (r, 0), (0, r), (-r, 0)], color.filled())
@@ -156,7 +164,7 @@ pub fn draw<DB: DrawingBackend>(
                     vec![(0, -r), (r, 0), (0, r), (-r, 0)],
                     BLACK.stroke_width(1),
                 )
-                + Text::new(q.tag.clone(), (r + 3, -r), font.clone()),
+                + Text::new(q.tag.clone(), (dx, 0), tag_font.clone()),
         ))?;
     }
     if !d.series.is_empty() {

@@ -238,7 +238,8 @@ pub fn draw<DB: DrawingBackend>(
             &entries,
             &font,
             scale,
-            false,
+            // Below the flat roofs at high intensity a roofline is empty.
+            true,
         )?;
     }
     let (px, py) = chart.plotting_area().get_pixel_range();

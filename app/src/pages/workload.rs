@@ -49,7 +49,7 @@ pub fn WorkloadPage() -> impl IntoView {
                     view! {
                         <div class="cards" id="job-cards">
                             <Card title="Tokens per second" id="tokens-per-s" value=r.train.tokens_per_s>
-                                <Derived text=format!("{:.0}", r.train.tokens_per_s) formula=train_formula/>
+                                <Derived text=thousands(r.train.tokens_per_s) formula=train_formula/>
                             </Card>
                             <Card title="MFU" id="mfu" value=r.train.mfu>
                                 <Derived text=format!("{}%", sig(r.train.mfu * 100.0, 3))
@@ -793,7 +793,7 @@ fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
                     <thead><tr><th scope="col">"layout"</th><th scope="col">"tokens/s"</th><th scope="col">"MFU"</th><th scope="col">"step"</th><th scope="col">"memory/chip"</th></tr></thead>
                     <tbody>
                         {move || rows.get().into_iter().map(|r| view! {
-                            <tr><th scope="row">{r.layout}</th><td>{format!("{:.0}", r.tokens_per_s)}</td><td>{format!("{}%", sig(r.mfu * 100.0, 3))}</td><td>{r.step}</td><td>{r.memory}</td></tr>
+                            <tr><th scope="row">{r.layout}</th><td>{thousands(r.tokens_per_s)}</td><td>{format!("{}%", sig(r.mfu * 100.0, 3))}</td><td>{r.step}</td><td>{r.memory}</td></tr>
                         }).collect_view()}
                     </tbody>
                 </table>
