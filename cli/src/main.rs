@@ -300,40 +300,22 @@ fn run(args: &[String]) -> Result<String, Usage> {
             let a = Args::parse(rest, &[], &["json"])?;
             no_positionals(&a)?;
             let mut rows = Vec::new();
-            for c in collective::calibration() {
-                let p = c.predicted()?;
-                let unit = match c.measured {
-                    collective::Measured::Busbw(_) => "busbw_bytes_per_s",
-                    collective::Measured::Time(_) => "time_s",
-                };
-                rows.push(json!({
-                    "label": c.label,
-                    "system": c.system,
-                    "nodes": c.nodes,
-                    "unit": unit,
-                    "measured": c.value(),
-                    "predicted": p,
-                    "error": p / c.value() - 1.0,
-                    "source": c.source,
-                }));
-            }
             for p in workload::calibration::calibration() {
-                let (unit, measured) = match p.measured {
-                    workload::calibration::Metric::TokensPerS(x) => ("tokens_per_s", x),
-                    workload::calibration::Metric::Mfu(x) => ("mfu", x),
-                };
                 let predicted = p
                     .model
                     .as_ref()
                     .map_err(|e| Usage(format!("{}: {e}", p.label)))?;
                 rows.push(json!({
+                    "family": p.family.id(),
+                    "role": p.role.id(),
                     "label": p.label,
                     "setup": p.setup,
-                    "unit": unit,
-                    "measured": measured,
+                    "unit": p.measured.key(),
+                    "measured": p.measured.value(),
                     "predicted": predicted,
-                    "error": predicted / measured - 1.0,
-                    "role": p.role.to_string(),
+                    "error": predicted / p.measured.value() - 1.0,
+                    "tolerance": p.tolerance(),
+                    "within": p.within(),
                     "note": p.note,
                     "source": p.source,
                 }));
@@ -342,15 +324,29 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 return Ok(pretty(&json!({ "points": rows })));
             }
             let mut s = String::new();
-            for r in &rows {
+            for role in ["fitted", "held-out"] {
                 let _ = writeln!(
                     s,
-                    "{:<66} measured {:>10.4e} predicted {:>10.4e} ({:+.1}%)",
-                    r["label"].as_str().unwrap_or(""),
-                    r["measured"].as_f64().unwrap_or(0.0),
-                    r["predicted"].as_f64().unwrap_or(0.0),
-                    r["error"].as_f64().unwrap_or(0.0) * 100.0
+                    "{}",
+                    if role == "fitted" {
+                        "Fitted (a parameter was set from these; each within ±15%):"
+                    } else {
+                        "Held out (nothing fitted; collectives and training within ±25%, serving ±30%):"
+                    }
                 );
+                for r in rows.iter().filter(|r| r["role"] == role) {
+                    let _ = writeln!(
+                        s,
+                        "  {:<12} {:<66} measured {:>10.4e} model {:>10.4e} ({:+.1}%, ±{:.0}%{})",
+                        r["family"].as_str().unwrap_or(""),
+                        r["label"].as_str().unwrap_or(""),
+                        r["measured"].as_f64().unwrap_or(0.0),
+                        r["predicted"].as_f64().unwrap_or(0.0),
+                        r["error"].as_f64().unwrap_or(0.0) * 100.0,
+                        r["tolerance"].as_f64().unwrap_or(0.0) * 100.0,
+                        if r["within"] == true { "" } else { ", OUTSIDE" }
+                    );
+                }
             }
             Ok(s.trim_end().into())
         }
@@ -387,7 +383,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 dtype,
                 batch,
                 workload::Layout::START,
-                workload::TRAINING_MATMUL_EFFICIENCY,
+                engine::efficiency::default_bf16(&chip).value,
             );
             let ov = match a.value("overlap") {
                 Some(x) => match x.trim().parse::<f64>() {
@@ -489,11 +485,11 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 prompt: count(a.value("prompt"), "prompt", 1024)?,
                 output: count(a.value("output"), "output", 256)?,
                 tp: a.value("tp").map(|t| count(Some(t), "tp", 1)).transpose()?,
-                matmul_efficiency: fraction(
-                    a.value("matmul-efficiency"),
-                    "matmul-efficiency",
-                    workload::SERVING_MATMUL_EFFICIENCY,
-                )?,
+                matmul_efficiency: a
+                    .value("matmul-efficiency")
+                    .map(|x| fraction(Some(x), "matmul-efficiency", 1.0))
+                    .transpose()?,
+                kernel_factor: workload::SERVING_KERNEL_FACTOR,
                 memory_efficiency: fraction(
                     a.value("memory-efficiency"),
                     "memory-efficiency",

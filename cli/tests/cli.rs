@@ -254,17 +254,26 @@ fn topology_and_systems() {
     let v = json(&["systems", "--json"]);
     assert!(v["systems"].as_array().unwrap().len() >= 12);
     let v = json(&["calibration", "--json"]);
-    for p in v["points"].as_array().unwrap() {
+    let points = v["points"].as_array().unwrap();
+    for p in points {
+        // Fitted points within 15%; held out within 25% (collectives, training) or 30%
+        // (serving): the bounds the issue sets, checked here from outside the engine.
         let e = p["error"].as_f64().unwrap();
-        // Collectives within 15%; workload runs by their role (golden ±20%, fitted ±5%,
-        // departures over 20% and flagged as such).
-        let ok = match p["role"].as_str() {
-            None => e.abs() <= 0.15,
-            Some(r) if r.starts_with("golden") => e.abs() < 0.20,
-            Some(r) if r.contains("fitted") => e.abs() < 0.05,
-            Some(_) => e > 0.20,
+        let bound = match (p["role"].as_str(), p["family"].as_str()) {
+            (Some("fitted"), _) => 0.15,
+            (Some("held-out"), Some("serving")) => 0.30,
+            (Some("held-out"), Some("collectives" | "training")) => 0.25,
+            other => panic!("unexpected role and family {other:?}"),
         };
-        assert!(ok, "{}: {e}", p["label"]);
+        assert!(e.abs() <= bound, "{}: {e}", p["label"]);
+    }
+    for family in ["collectives", "training", "serving"] {
+        assert!(
+            points
+                .iter()
+                .any(|p| p["family"] == family && p["role"] == "held-out"),
+            "{family} has no held-out point"
+        );
     }
 }
 

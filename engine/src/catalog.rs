@@ -151,6 +151,13 @@ pub static NV_MC: Citation = Citation {
     date: "2025",
 };
 
+/// NVIDIA Blackwell Ultra datasheet (per-GPU table for GB300 and HGX B300).
+pub static NV_BWU_DS: Citation = Citation {
+    key: "NV-BWU-DS",
+    title: "NVIDIA Blackwell Ultra datasheet (GB300 NVL72 and HGX B300 per-GPU figures; FP8/FP16/TF32/INT8 printed with sparsity)",
+    url: "https://resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet",
+    date: "2025",
+};
 /// NVIDIA technical blog on the Blackwell Ultra GPU.
 pub static NV_BWU: Citation = Citation {
     key: "NV-BWU",
@@ -210,6 +217,7 @@ pub fn citations() -> Vec<&'static Citation> {
         &NV_GB300,
         &NV_MC,
         &NV_BWU,
+        &NV_BWU_DS,
         &CC_B200,
         &MLE_ACC,
         &GCP_V6E,
@@ -788,10 +796,10 @@ fn gb300() -> Chip {
             ),
             (
                 Int8,
-                Some(Sourced::estimate(FlopPerSec::tflops(330.0), c).note(
-                    "TOPS; NVL72 about 23-24 POPS / 72, dense or sparse not stated; MLE-ACC lists B300 at 4,500",
+                Some(tf(330.0 / 2.0, &NV_BWU_DS).note(
+                    "TOPS; derived: the datasheet's 330 TOPS per GPU carries the sparsity footnote (dense is one half); NVL72 24 POPS = 72 × 330 sparse. Blackwell Ultra cut INT8 from B200's 4.5 POPS; MLE-ACC's 4,500-5,000 TOPS carries B200's ratio over",
                 )),
-                None,
+                Some(tf(330.0, &NV_BWU_DS).note("TOPS, with sparsity")),
             ),
         ]),
         sparsity: "2:4",

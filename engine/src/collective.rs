@@ -638,6 +638,10 @@ pub struct Calibration {
     pub measured: Measured,
     /// Where it was published.
     pub source: &'static Citation,
+    /// Whether a parameter of the model was fitted to this point (otherwise it is held out).
+    pub fitted: bool,
+    /// What was fitted to it, or what it checks.
+    pub note: &'static str,
 }
 
 /// A measured figure.
@@ -663,6 +667,8 @@ pub fn calibration() -> Vec<Calibration> {
             bytes: gib8,
             measured: Measured::Busbw(365.6e9),
             source: &MLE_NET,
+            fitted: true,
+            note: "the bulk NVLink efficiency is fitted to this point",
         },
         Calibration {
             label: "8 × H200 all-reduce 8 GiB, NVLS",
@@ -673,6 +679,8 @@ pub fn calibration() -> Vec<Calibration> {
             bytes: gib8,
             measured: Measured::Busbw(473.1e9),
             source: &MLE_NET,
+            fitted: true,
+            note: "the NVLink SHARP efficiency is fitted to this point",
         },
         Calibration {
             label: "8 × H100 all-reduce, without NVLink SHARP (GTC24 S62129)",
@@ -683,6 +691,8 @@ pub fn calibration() -> Vec<Calibration> {
             bytes: gib8,
             measured: Measured::Busbw(370e9),
             source: &MLE_NET,
+            fitted: false,
+            note: "held out: same NVLink generation as the fitted H200 point",
         },
         Calibration {
             label: "8 × H100 all-reduce, with NVLink SHARP (GTC24 S62129)",
@@ -693,6 +703,8 @@ pub fn calibration() -> Vec<Calibration> {
             bytes: gib8,
             measured: Measured::Busbw(480e9),
             source: &MLE_NET,
+            fitted: false,
+            note: "held out: same NVLink generation as the fitted H200 point",
         },
         Calibration {
             label: "GB200 NVL72 all-reduce, without NVLink SHARP (vendor slide)",
@@ -703,6 +715,8 @@ pub fn calibration() -> Vec<Calibration> {
             bytes: gib8,
             measured: Measured::Busbw(680e9),
             source: &MLE_NET,
+            fitted: false,
+            note: "held out: another NVLink generation and a 72-GPU domain",
         },
         Calibration {
             label: "GB200 NVL72 all-reduce, with NVLink SHARP (vendor slide)",
@@ -713,6 +727,8 @@ pub fn calibration() -> Vec<Calibration> {
             bytes: gib8,
             measured: Measured::Busbw(850e9),
             source: &MLE_NET,
+            fitted: false,
+            note: "held out: another NVLink generation and a 72-GPU domain",
         },
         Calibration {
             label: "2 × p6-b200 all-reduce of 8 B (NCCL floor, ~50–55 µs)",
@@ -723,6 +739,8 @@ pub fn calibration() -> Vec<Calibration> {
             bytes: Bytes::new(8.0),
             measured: Measured::Time(52.5e-6),
             source: &DSTACK_3961,
+            fitted: true,
+            note: "the EFA step latency is fitted to this point",
         },
     ]
 }

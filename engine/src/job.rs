@@ -32,8 +32,10 @@ pub struct Job {
     pub tokens: f64,
     /// Sequences per optimizer step.
     pub global_batch: u32,
-    /// Matmul efficiency (fraction of dense peak).
-    pub efficiency: f64,
+    /// Fraction of the dense BF16 peak that large BF16 matmuls reach; `None` takes the chip's
+    /// default (its measured maximum, or Trainium's fit to the Trn1 runs). Narrower formats
+    /// scale it by the chip's measured ratio ([`crate::efficiency`]).
+    pub efficiency: Option<f64>,
     /// Concurrent sequences per inference replica.
     pub batch: u32,
     /// Serving: prompt tokens per request.
@@ -83,7 +85,7 @@ impl Default for Job {
             dtype: Dtype::Bf16,
             tokens: 2e12,
             global_batch: 1024,
-            efficiency: workload::TRAINING_MATMUL_EFFICIENCY,
+            efficiency: None,
             batch: 64,
             prompt: 1024,
             output: 256,
@@ -121,6 +123,7 @@ impl Job {
             chip_usd: None,
             network_usd: None,
             overlap: None,
+            efficiency: None,
             ..self.clone()
         }
     }
@@ -231,13 +234,13 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
 pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
     let (cluster, chip, model) = resolve(job)?;
     let tokens_ok = job.tokens.is_finite() && job.tokens > 0.0;
-    let eff_ok = job.efficiency > 0.0 && job.efficiency <= 1.0;
+    let eff_ok = job.efficiency.is_none_or(|e| e > 0.0 && e <= 1.0);
     if job.nodes == 0 || !tokens_ok || !eff_ok {
         return Err(WorkloadError::BadInput(
             "nodes and tokens must be positive and the efficiency in (0, 1]".into(),
         ));
     }
-    let cfg = train_config(job, &cluster, &model)?;
+    let cfg = train_config(job, &cluster, &chip, &model)?;
     let train = workload::best_layout(&cluster, &chip, &cfg)?;
     report(job, &cluster, &chip, train, &model)
 }
@@ -251,7 +254,21 @@ pub fn overlap(job: &Job, sys: &System) -> Sourced<f64> {
     }
 }
 
-fn train_config(job: &Job, cluster: &Cluster, model: &Model) -> Result<TrainConfig, WorkloadError> {
+/// The BF16 matmul efficiency a job uses on `chip`: its own, or the chip's default.
+#[must_use]
+pub fn efficiency(job: &Job, chip: &crate::chip::Chip) -> Sourced<f64> {
+    match job.efficiency {
+        Some(x) => Sourced::user(x),
+        None => crate::efficiency::default_bf16(chip),
+    }
+}
+
+fn train_config(
+    job: &Job,
+    cluster: &Cluster,
+    chip: &crate::chip::Chip,
+    model: &Model,
+) -> Result<TrainConfig, WorkloadError> {
     let ov = overlap(job, &cluster.system).value;
     if !((0.0..=1.0).contains(&ov) && job.load > 0.0 && job.load <= 1.0) {
         return Err(WorkloadError::BadInput(
@@ -263,7 +280,7 @@ fn train_config(job: &Job, cluster: &Cluster, model: &Model) -> Result<TrainConf
         job.dtype,
         job.global_batch,
         Layout::START,
-        job.efficiency,
+        efficiency(job, chip).value,
     );
     cfg.tp_overlap = ov;
     cfg.dp_overlap = ov;
@@ -276,7 +293,7 @@ fn train_config(job: &Job, cluster: &Cluster, model: &Model) -> Result<TrainConf
 /// Unknown ids or out-of-range inputs.
 pub fn layout_search(job: &Job) -> Result<LayoutSearch, WorkloadError> {
     let (cluster, chip, model) = resolve(job)?;
-    let cfg = train_config(job, &cluster, &model)?;
+    let cfg = train_config(job, &cluster, &chip, &model)?;
     Ok(LayoutSearch::new(&cluster, &chip, &cfg))
 }
 
@@ -301,9 +318,7 @@ fn report(
         cluster,
         chip,
         &InferConfig {
-            // Serving matmuls run below training's, in the ratio of the two defaults.
-            matmul_efficiency: job.efficiency * workload::SERVING_MATMUL_EFFICIENCY
-                / workload::TRAINING_MATMUL_EFFICIENCY,
+            matmul_efficiency: Some(efficiency(job, chip).value),
             ..InferConfig::new(
                 model.clone(),
                 job.dtype,
@@ -396,11 +411,11 @@ pub fn tornado_from(
             system: s,
             nodes: j.nodes,
         };
-        let Ok(mut cfg) = train_config(j, &cl, &model) else {
+        let Ok(mut cfg) = train_config(j, &cl, &chip, &model) else {
             return f64::NAN;
         };
         cfg.layout = layout;
-        cfg.matmul_efficiency = j.efficiency.min(1.0);
+        cfg.matmul_efficiency = efficiency(j, &chip).value.min(1.0);
         workload::train(&cl, &chip, &cfg).map_or(f64::NAN, |t| train_cost(j, &cl, &chip, &t))
     };
     let mut swings = Vec::new();
@@ -421,8 +436,9 @@ pub fn tornado_from(
         j.discount = 0.0;
         (1.0, 1.0)
     });
+    let eff = efficiency(job, &chip).value;
     with("matmul efficiency", &|j, k| {
-        j.efficiency = (j.efficiency * k).min(1.0);
+        j.efficiency = Some((eff * k).min(1.0));
         (1.0, 1.0)
     });
     let ov = overlap(job, &sys).value;
@@ -539,7 +555,7 @@ impl Lever {
     }
     fn set(self, j: &mut Job, x: f64, base_price: f64) {
         match self {
-            Lever::Efficiency => j.efficiency = x,
+            Lever::Efficiency => j.efficiency = Some(x),
             Lever::Discount => {
                 j.owned = false;
                 j.usd_per_chip_hour.get_or_insert(base_price);
@@ -589,7 +605,7 @@ impl CostCurve {
     fn at(&mut self, x: f64) -> f64 {
         let mut j = self.job.clone();
         self.lever.set(&mut j, x, self.price);
-        let Ok(mut cfg) = train_config(&j, &self.cluster, &self.model) else {
+        let Ok(mut cfg) = train_config(&j, &self.cluster, &self.chip, &self.model) else {
             return f64::NAN;
         };
         cfg.layout = self.layout;

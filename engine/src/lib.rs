@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod chip;
 pub mod collective;
 pub mod dtype;
+pub mod efficiency;
 pub mod job;
 pub mod roofline;
 pub mod scenario;

@@ -317,7 +317,9 @@ impl Scenario {
         q.push(format!("wdtype={}", j.dtype.id()));
         q.push(format!("wtokens={:e}", j.tokens));
         q.push(format!("wgbs={}", j.global_batch));
-        q.push(format!("weff={}", j.efficiency));
+        if let Some(e) = j.efficiency {
+            q.push(format!("weff={e}"));
+        }
         q.push(format!("wbatch={}", j.batch));
         q.push(format!("wpr={}", j.prompt));
         q.push(format!("wout={}", j.output));
@@ -612,7 +614,7 @@ impl Scenario {
                     match v.parse::<f64>() {
                         Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k.as_str() {
                             "wtokens" => s.job.tokens = x,
-                            "weff" => s.job.efficiency = x,
+                            "weff" => s.job.efficiency = Some(x),
                             "wprice" => s.job.usd_per_chip_hour = Some(x),
                             "wdisc" => s.job.discount = x,
                             "wyears" => s.job.years = x,
@@ -749,7 +751,7 @@ mod tests {
                 dtype: Dtype::Fp8,
                 tokens: 1.5e13,
                 global_batch: 4096,
-                efficiency: 0.65,
+                efficiency: Some(0.65),
                 batch: 16,
                 prompt: 4096,
                 output: 1024,

@@ -12,6 +12,7 @@ use core::fmt;
 use crate::chip::Chip;
 use crate::collective::{estimate, Algorithm, Op};
 use crate::dtype::Dtype;
+use crate::efficiency;
 use crate::roofline::{OpSpec, Roofline};
 use crate::system::Cluster;
 use crate::units::{Bytes, FlopPerSec, Seconds};
@@ -407,6 +408,32 @@ pub struct TrainReport {
     pub memory: Memory,
     /// How the step time was composed.
     pub formula: String,
+    /// The compute time per step, by the format each part runs in.
+    pub parts: StepParts,
+}
+
+/// A training step's compute time split by what runs in which format.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepParts {
+    /// The format of the layers' GEMMs (the job's).
+    pub gemm_dtype: Dtype,
+    /// The format of attention, the output head and the elementwise work (BF16 when the
+    /// GEMMs run narrower).
+    pub side_dtype: Dtype,
+    /// Fraction of the GEMM format's dense peak its large matmuls reach.
+    pub gemm_efficiency: f64,
+    /// The layers' GEMMs.
+    pub gemm: Seconds,
+    /// Attention.
+    pub attention: Seconds,
+    /// Norms, rotary embeddings, activation function, residual adds.
+    pub elementwise: Seconds,
+    /// Casts of GEMM operands to the narrow format (zero in BF16).
+    pub casts: Seconds,
+    /// The output head.
+    pub head: Seconds,
+    /// The optimizer step.
+    pub optimizer: Seconds,
 }
 
 /// Bytes per chip by purpose.
@@ -550,6 +577,119 @@ fn layer_gemms(m: &Model, tokens: f64, tp: f64) -> Vec<(f64, f64, f64)> {
     g
 }
 
+/// One micro-batch's forward work on one chip, by the format it runs in: what a training
+/// step multiplies by its passes, layers and micro-batches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LayerWork {
+    /// One layer's GEMMs in the job's format, each on the roofline at the format's
+    /// large-matmul efficiency plus the fixed time per call.
+    gemm: f64,
+    /// One layer's attention (in BF16 when the GEMMs run narrower).
+    attention: f64,
+    /// One layer's norms, rotary embeddings, activation function and residual adds (BF16).
+    elementwise: f64,
+    /// One layer's casts of GEMM operands to the narrow format (row-wise and transposed),
+    /// forward and backward together; zero in BF16.
+    casts: f64,
+    /// The output head of the whole model (BF16 when the GEMMs run narrower).
+    head: f64,
+}
+
+impl LayerWork {
+    /// One micro-batch through one pipeline stage of `layers` layers (of `pp` stages).
+    fn per_micro(&self, passes: f64, layers: f64, pp: f64) -> f64 {
+        passes * ((self.gemm + self.attention + self.elementwise) * layers + self.head / pp)
+            + self.casts * layers * passes / 3.0
+    }
+}
+
+/// The widest format among the work that stays out of narrow formats: attention, the
+/// output head and the elementwise work run in BF16 when the GEMMs run in FP8 or FP4.
+fn side_dtype(d: Dtype) -> Dtype {
+    if d.bytes() < 2.0 {
+        Dtype::Bf16
+    } else {
+        d
+    }
+}
+
+fn micro_batch_parts(
+    chip: &Chip,
+    cfg: &TrainConfig,
+    roof: &Roofline,
+    tokens_mb: f64,
+    tp: f64,
+) -> LayerWork {
+    let m = &cfg.model;
+    let eff = efficiency::matmul(chip, cfg.dtype);
+    let gemm_roof = Roofline {
+        peak: roof.peak * eff.large(cfg.matmul_efficiency),
+        bandwidth: roof.bandwidth,
+    };
+    let per_call = eff.per_gemm.value.get();
+    let ffn_mats = if m.gated { 3.0 } else { 2.0 };
+    let mut gemm = per_call * (2.0 + ffn_mats);
+    for (mm, n, k) in layer_gemms(m, tokens_mb, tp) {
+        let cost = OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype);
+        gemm += gemm_roof.place(cost).time.get();
+    }
+    let side = side_dtype(cfg.dtype);
+    let side_roof = Roofline::dense(chip, side).map_or(gemm_roof, |r| Roofline {
+        peak: r.peak * cfg.matmul_efficiency,
+        bandwidth: r.bandwidth,
+    });
+    let attn = OpSpec::AttentionPrefill {
+        batch: tokens_mb / f64::from(m.seq),
+        seq: f64::from(m.seq),
+        heads: f64::from(m.heads) / tp,
+        kv_heads: (f64::from(m.kv_heads) / tp).max(1.0),
+        head_dim: m.head_dim(),
+    };
+    // The PaLM convention counts attention non-causally (12·L·d·s): twice the causal FLOPs.
+    let attention = 2.0 * side_roof.place(attn.cost(side)).time.get();
+    // Work outside the matmuls, bound by HBM: norms, rotary embeddings, the activation
+    // function, residual adds and format casts touch about 12·d + 3·f BF16 values per token
+    // per layer (f: the FFN width a token passes through), split over the tensor ranks.
+    let ffn_act = if m.experts == 0 {
+        f64::from(m.ffn)
+    } else {
+        f64::from(m.active_experts + m.shared_experts) * f64::from(m.expert_ffn)
+    };
+    let bw = roof.bandwidth.get();
+    let elementwise = tokens_mb * (12.0 * m.d() + 3.0 * ffn_act) / tp * 2.0 / bw;
+    // Narrow formats: every GEMM operand in activation space is read in BF16 and written in
+    // the narrow format twice (row-wise, and transposed for the weight gradient): the inputs
+    // of the four projections forward (d, d, d, f), their output gradients backward
+    // (d + 2·kv, d, (mats − 1)·f, d).
+    let casts = if cfg.dtype.bytes() < 2.0 {
+        let kv = f64::from(m.kv_heads) * m.head_dim();
+        let values =
+            3.0 * m.d() + ffn_act + (m.d() + 2.0 * kv) + 2.0 * m.d() + (ffn_mats - 1.0) * ffn_act;
+        tokens_mb * values / tp * (2.0 + 2.0 * cfg.dtype.bytes()) / bw
+    } else {
+        0.0
+    };
+    let head = side_roof
+        .place(
+            OpSpec::Gemm {
+                m: tokens_mb,
+                n: f64::from(m.vocab) / tp,
+                k: m.d(),
+            }
+            .cost(side),
+        )
+        .time
+        .get()
+        + per_call;
+    LayerWork {
+        gemm,
+        attention,
+        elementwise,
+        casts,
+        head,
+    }
+}
+
 /// Estimate one training step: every GEMM of a layer on the chip's roofline at the matmul
 /// efficiency, attention (in BF16 when the matmuls run narrower), the HBM traffic of the work
 /// outside the matmuls, three passes (four with recomputation) over the largest pipeline
@@ -615,72 +755,15 @@ pub(crate) fn train_in(
     let micro = f64::from(cfg.global_batch.div_ceil(l.dp * l.micro_batch));
     let tokens_mb = f64::from(l.micro_batch) * f64::from(m.seq);
     let tp = f64::from(l.tp);
-    let eff_roof = Roofline {
-        peak: roof.peak * cfg.matmul_efficiency,
-        bandwidth: roof.bandwidth,
-    };
-    // Forward time of one layer for one micro-batch: each GEMM on the roofline, plus attention.
-    let mut fwd_layer = 0.0;
-    for (mm, n, k) in layer_gemms(m, tokens_mb, tp) {
-        let cost = OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype);
-        fwd_layer += eff_roof.place(cost).time.get();
-    }
-    let attn = OpSpec::AttentionPrefill {
-        batch: f64::from(l.micro_batch),
-        seq: f64::from(m.seq),
-        heads: f64::from(m.heads) / tp,
-        kv_heads: (f64::from(m.kv_heads) / tp).max(1.0),
-        head_dim: m.head_dim(),
-    };
-    // The PaLM convention counts attention non-causally (12·L·d·s): twice the causal FLOPs.
-    // Training keeps attention in BF16 when the matmuls run narrower (FP8, FP4).
-    let attn_dtype = if cfg.dtype.bytes() < 2.0 {
-        Dtype::Bf16
-    } else {
-        cfg.dtype
-    };
-    let attn_roof = Roofline::dense(chip, attn_dtype).map_or(eff_roof, |r| Roofline {
-        peak: r.peak * cfg.matmul_efficiency,
-        bandwidth: r.bandwidth,
-    });
-    fwd_layer += 2.0 * attn_roof.place(attn.cost(attn_dtype)).time.get();
-    // Work outside the matmuls, bound by HBM: norms, rotary embeddings, the activation
-    // function, residual adds and format casts touch about 12·d + 3·f BF16 values per token
-    // per layer (f: the FFN width a token passes through), split over the tensor ranks.
-    let ffn_act = if m.experts == 0 {
-        f64::from(m.ffn)
-    } else {
-        f64::from(m.active_experts + m.shared_experts) * f64::from(m.expert_ffn)
-    };
-    let touched = tokens_mb * (12.0 * m.d() + 3.0 * ffn_act) / tp;
-    fwd_layer += eff_roof
-        .place(
-            OpSpec::Elementwise {
-                elements: touched / 2.0,
-                reads: 1.0,
-                writes: 1.0,
-                flop_per_element: 1.0,
-            }
-            .cost(Dtype::Bf16),
-        )
-        .time
-        .get();
+    let parts = micro_batch_parts(chip, cfg, &roof, tokens_mb, tp);
     let passes = if l.recompute { 4.0 } else { 3.0 };
-    let head = eff_roof
-        .place(
-            OpSpec::Gemm {
-                m: tokens_mb,
-                n: f64::from(m.vocab) / tp,
-                k: m.d(),
-            }
-            .cost(cfg.dtype),
-        )
-        .time
-        .get();
     // The slowest (largest) stage sets the pace: ⌈layers/pp⌉ layers when they do not divide.
     let layers_here = f64::from(m.layers.div_ceil(l.pp));
-    let per_micro = passes * (fwd_layer * layers_here + head / f64::from(l.pp));
-    let compute = per_micro * micro;
+    let per_micro = parts.per_micro(passes, layers_here, f64::from(l.pp));
+    // The optimizer step: read and write this chip's fp32 states, read its gradients and
+    // write its BF16 weights, once per step, at HBM speed.
+    let optimizer = (2.0 * mem.optimizer + mem.gradients + mem.weights) / roof.bandwidth.get();
+    let compute = per_micro * micro + optimizer;
     // 1F1B leaves pp−1 micro-batch slots idle; interleaving v chunks per chip shrinks each
     // slot to a chunk, dividing the bubble by v.
     let bubble = per_micro * f64::from(l.pp - 1) / f64::from(l.interleave);
@@ -731,6 +814,19 @@ pub(crate) fn train_in(
     let tokens_per_s = tokens / step;
     let peak_total = roof.peak.get() * f64::from(cluster.chips());
     let mfu = m.train_flops_per_token() * tokens_per_s / peak_total;
+    let per_step = |x: f64| Seconds::new(x * micro * passes * layers_here);
+    let eff = efficiency::matmul(chip, cfg.dtype);
+    let parts = StepParts {
+        gemm_dtype: cfg.dtype,
+        side_dtype: side_dtype(cfg.dtype),
+        gemm_efficiency: eff.large(cfg.matmul_efficiency),
+        gemm: per_step(parts.gemm),
+        attention: per_step(parts.attention),
+        elementwise: per_step(parts.elementwise),
+        casts: Seconds::new(parts.casts * micro * layers_here * passes / 3.0),
+        head: Seconds::new(parts.head * micro * passes / f64::from(l.pp)),
+        optimizer: Seconds::new(optimizer),
+    };
     Ok(TrainReport {
         layout: *l,
         step: Seconds::new(step),
@@ -744,20 +840,35 @@ pub(crate) fn train_in(
         memory: mem,
         formula: if with_formula {
             format!(
-                "step = compute {} + bubble (pp−1)/(m·v)·compute {} + exposed TP {} + exposed EP all-to-all {} + exposed DP {}; compute = {} passes × (GEMM rooflines at {:.0}% of {}) × {} micro-batches",
+                "step = compute {} + bubble (pp−1)/(m·v)·compute {} + exposed TP {} + exposed EP all-to-all {} + exposed DP {}; compute = {} passes × {} micro-batches: {} GEMMs {} at {:.1}% of {} (BF16 efficiency {:.1}% × {} ratio {:.3}), {} attention {}, {} elementwise {}, casts to {} {}, {} output head {}, optimizer step {}",
                 Seconds::new(compute),
                 Seconds::new(bubble),
                 Seconds::new(tp_comm),
                 Seconds::new(ep_comm),
                 Seconds::new(dp_comm),
                 passes,
-                cfg.matmul_efficiency * 100.0,
+                micro,
+                parts.gemm_dtype,
+                parts.gemm,
+                parts.gemm_efficiency * 100.0,
                 FlopPerSec::new(roof.peak.get()),
-                micro
+                cfg.matmul_efficiency * 100.0,
+                parts.gemm_dtype,
+                eff.ratio.value,
+                parts.side_dtype,
+                parts.attention,
+                parts.side_dtype,
+                parts.elementwise,
+                parts.gemm_dtype,
+                parts.casts,
+                parts.side_dtype,
+                parts.head,
+                parts.optimizer,
             )
         } else {
             String::new()
         },
+        parts,
     })
 }
 
@@ -830,15 +941,13 @@ fn dp_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> f64 {
     t
 }
 
-/// Default fraction of dense peak that matmuls reach in training: the maximum achievable BF16
-/// matmul rate measured on H100 SXM, 794.5 of 989.4 TFLOP/s (MLE-ACC).
-pub const TRAINING_MATMUL_EFFICIENCY: f64 = 0.8;
-/// Default fraction of dense peak that serving matmuls reach, fitted to one measurement:
+/// What serving kernels reach of the format's large-matmul rate, fitted to one measurement:
 /// MLPerf Inference v4.1 closed, 8 × H200 SXM (TP1, 806 sequences, FP8), Llama 2 70B Offline,
 /// 31,302.7 tokens/s (mlcommons/inference_results_v4.1,
-/// closed/NVIDIA/results/H200-SXM-141GBx8_TRT). Below the 70.9% measured for large FP8
-/// matmuls on H100 because serving also runs small kernels, sampling and scheduling.
-pub const SERVING_MATMUL_EFFICIENCY: f64 = 0.58;
+/// closed/NVIDIA/results/H200-SXM-141GBx8_TRT) by `calibration::fit_serving_factor`; the
+/// 8 × H100 run is held out. Below 1 because serving also runs small kernels, sampling and
+/// scheduling between the GEMMs.
+pub const SERVING_KERNEL_FACTOR: f64 = 0.79;
 /// Default fraction of HBM bandwidth a decode step streams at (an assumption: no measured
 /// figure is in the calibration set).
 pub const SERVING_MEMORY_EFFICIENCY: f64 = 0.85;
@@ -859,15 +968,19 @@ pub struct InferConfig {
     /// Chips per replica (tensor parallel); `None` picks the fewest that fit (a power of two
     /// within the scale-up domain).
     pub tp: Option<u32>,
-    /// Fraction of dense peak matmuls reach.
-    pub matmul_efficiency: f64,
+    /// Fraction of the dense BF16 peak large BF16 matmuls reach; `None` takes the chip's
+    /// default ([`efficiency::default_bf16`]). Other formats scale by the chip's ratio.
+    pub matmul_efficiency: Option<f64>,
+    /// What serving kernels reach of the large-matmul rate ([`SERVING_KERNEL_FACTOR`]).
+    pub kernel_factor: f64,
     /// Fraction of HBM bandwidth a decode step streams at.
     pub memory_efficiency: f64,
 }
 
 impl InferConfig {
-    /// A configuration with the serving defaults: the fewest chips that fit, matmuls at
-    /// [`SERVING_MATMUL_EFFICIENCY`] and HBM at [`SERVING_MEMORY_EFFICIENCY`].
+    /// A configuration with the serving defaults: the fewest chips that fit, the chip's
+    /// matmul efficiency less [`SERVING_KERNEL_FACTOR`], and HBM at
+    /// [`SERVING_MEMORY_EFFICIENCY`].
     #[must_use]
     pub fn new(model: Model, dtype: Dtype, batch: u32, prompt: u32, output: u32) -> Self {
         Self {
@@ -877,7 +990,8 @@ impl InferConfig {
             prompt,
             output,
             tp: None,
-            matmul_efficiency: SERVING_MATMUL_EFFICIENCY,
+            matmul_efficiency: None,
+            kernel_factor: SERVING_KERNEL_FACTOR,
             memory_efficiency: SERVING_MEMORY_EFFICIENCY,
         }
     }
@@ -969,7 +1083,18 @@ pub fn infer(
     }
     let t = f64::from(tp);
     let b = f64::from(cfg.batch);
-    let peak = roof.peak.get() * cfg.matmul_efficiency;
+    let eff = efficiency::matmul(chip, cfg.dtype);
+    let bf16 = cfg
+        .matmul_efficiency
+        .unwrap_or_else(|| efficiency::default_bf16(chip).value);
+    if !(bf16 > 0.0 && bf16 <= 1.0 && cfg.kernel_factor > 0.0 && cfg.kernel_factor <= 1.0) {
+        return Err(WorkloadError::BadInput(
+            "the matmul efficiency and the kernel factor must be in (0, 1]".into(),
+        ));
+    }
+    let peak = roof.peak.get() * eff.large(bf16) * cfg.kernel_factor;
+    let ffn_mats = if m.gated { 3.0 } else { 2.0 };
+    let calls = f64::from(m.layers) * (2.0 + ffn_mats) * eff.per_gemm.value.get();
     let bw = roof.bandwidth.get() * cfg.memory_efficiency;
     // A decode step runs the weight GEMMs (compute, or streaming the weights once, whichever
     // is slower) and then attention, which streams each sequence's KV cache: separate kernels,
@@ -983,7 +1108,7 @@ pub fn infer(
     } else {
         0.0
     };
-    let decode = t_compute.max(t_weights) + t_attn + tp_comm;
+    let decode = t_compute.max(t_weights) + calls + t_attn + tp_comm;
     let prefill =
         b * f64::from(cfg.prompt) * m.forward_flops_per_token(f64::from(cfg.prompt) / 2.0)
             / t
@@ -1006,11 +1131,21 @@ pub fn infer(
         latency_per_token: Seconds::new(decode),
         memory,
         formula: format!(
-            "decode step = max(GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
+            "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
+            cfg.dtype,
             Seconds::new(t_compute),
             Seconds::new(t_weights),
+            f64::from(m.layers) * (2.0 + ffn_mats),
+            eff.per_gemm.value,
+            Seconds::new(calls),
             Seconds::new(t_attn),
             Seconds::new(tp_comm),
+            peak / roof.peak.get() * 100.0,
+            cfg.dtype,
+            bf16 * 100.0,
+            cfg.dtype,
+            eff.ratio.value,
+            cfg.kernel_factor,
             Seconds::new(prefill)
         ),
     })
@@ -1414,7 +1549,11 @@ mod tests {
     fn uneven_stages_are_paced_by_the_largest() {
         // 61 layers over 4 stages: the largest holds 16, so the step is as slow as 64 over 4.
         let (cl, chip, mut cfg) = deepseek_on_trn2_ultra();
-        let step = |cfg: &TrainConfig| train(&cl, &chip, cfg).unwrap().compute.get();
+        // The optimizer step scales with the parameters; the passes over the layers do not.
+        let step = |cfg: &TrainConfig| {
+            let r = train(&cl, &chip, cfg).unwrap();
+            r.compute.get() - r.parts.optimizer.get()
+        };
         cfg.layout = Layout {
             tp: 16,
             pp: 4,

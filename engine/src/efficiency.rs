@@ -1,0 +1,176 @@
+//! How much of a chip's marketed dense peak its matmuls reach, format by format.
+//!
+//! The ceiling is the measured maximum achievable matmul rate (MAMF: the best mean over a
+//! brute-force search of GEMM shapes) in BF16 and in FP8 where one is published. Narrow
+//! formats reach a smaller fraction of their (higher) peak than BF16 does, so a job in FP8 is
+//! not twice as fast as in BF16 on a chip whose FP8 peak is twice its BF16 peak. Below the
+//! ceiling, each GEMM call also pays a fixed time (launch, prologue and epilogue, the last
+//! partial wave of tiles), which small GEMMs and fast formats feel most: the curve over GEMM
+//! size that [`MatmulEfficiency::at`] draws.
+//!
+//! A chip with no published measurement borrows its family's (marked as an estimate).
+//! Trainium's BF16 ceiling is fitted to the published Trn1 training runs (see
+//! `workload::calibration`), since no GEMM benchmark of Trainium is published.
+
+use crate::catalog::MLE_ACC;
+use crate::chip::Chip;
+use crate::dtype::Dtype;
+use crate::source::Sourced;
+use crate::units::{FlopPerSec, Seconds};
+
+/// Trainium's BF16 large-matmul efficiency, fitted to the Trn1 GPT-3 175B run (Neuron 2.13,
+/// 33.14% MFU) by `workload::calibration::fit_trainium_efficiency`; a test holds this
+/// constant to that fit.
+pub const TRAINIUM_BF16_FITTED: f64 = 0.67;
+
+/// What a chip's matmuls reach in one format.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatmulEfficiency {
+    /// Fraction of the dense BF16 peak that large BF16 matmuls reach.
+    pub bf16: Sourced<f64>,
+    /// The format's large-matmul fraction of its own peak ÷ BF16's (1 for BF16 and wider).
+    pub ratio: Sourced<f64>,
+    /// Fixed time of one GEMM call, paid however small the GEMM.
+    pub per_gemm: Sourced<Seconds>,
+}
+
+impl MatmulEfficiency {
+    /// Fraction of the format's dense peak that large matmuls reach, for a BF16 efficiency
+    /// `bf16` (the default, or a user's override).
+    #[must_use]
+    pub fn large(&self, bf16: f64) -> f64 {
+        (bf16 * self.ratio.value).min(1.0)
+    }
+
+    /// Fraction of the format's dense `peak` a compute-bound GEMM of `flop` reaches: its time
+    /// at the large-matmul rate plus the fixed time per call.
+    #[must_use]
+    pub fn at(&self, bf16: f64, peak: FlopPerSec, flop: f64) -> f64 {
+        let rate = peak.get() * self.large(bf16);
+        let t = flop / rate + self.per_gemm.value.get();
+        if t > 0.0 {
+            flop / t / peak.get()
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The chip family whose measurements a chip borrows; a custom chip is its preset's.
+fn preset_id(chip: &Chip) -> &str {
+    chip.based_on.as_deref().unwrap_or(&chip.id)
+}
+
+/// MAMF fractions of dense peak (BF16, FP8) as MLE-ACC's table gives them.
+fn measured(id: &str) -> Option<(f64, Option<f64>, &'static str)> {
+    Some(match id {
+        "h100-sxm" => (794.5 / 989.0, Some(1_402.6 / 1_979.0), "H100 SXM"),
+        "h200" => (
+            794.5 / 989.0,
+            Some(1_453.4 / 1_979.0),
+            "H200 SXM (BF16: the table says the same as H100)",
+        ),
+        "b200" => (1_745.0 / 2_250.0, Some(3_432.5 / 4_500.0), "B200 SXM"),
+        "gb200" => (1_822.0 / 2_500.0, Some(3_615.6 / 5_000.0), "GB200"),
+        _ => return None,
+    })
+}
+
+/// Hopper's FP8-to-BF16 ratio of measured maxima, the fallback for chips without their own.
+const HOPPER_RATIO: f64 = (1_402.6 / 1_979.0) / (794.5 / 989.0);
+
+/// Large-matmul efficiency of `chip` in `d`, with what each figure stands on.
+#[must_use]
+pub fn matmul(chip: &Chip, d: Dtype) -> MatmulEfficiency {
+    let id = preset_id(chip);
+    let narrow = d.bytes() < 2.0;
+    let (bf16, ratio) = if let Some((b, f8, what)) = measured(id) {
+        let bf16 = Sourced::vendor(b, &MLE_ACC).note(what);
+        let ratio = match (narrow, f8) {
+            (false, _) => Sourced::vendor(1.0, &MLE_ACC),
+            (true, Some(f)) if d == Dtype::Fp8 => Sourced::vendor(f / b, &MLE_ACC)
+                .note("measured FP8 maximum ÷ measured BF16 maximum"),
+            (true, Some(f)) => Sourced::estimate(f / b, &MLE_ACC)
+                .note("no measured maximum in this format: the FP8 ratio is assumed"),
+            (true, None) => Sourced::estimate(HOPPER_RATIO, &MLE_ACC)
+                .note("no measured maximum in this format: Hopper's FP8 ratio is assumed"),
+        };
+        (bf16, ratio)
+    } else {
+        let bf16 = if id == "b300" || id == "gb300" {
+            Sourced::estimate(1_769.0 / 2_250.0, &MLE_ACC)
+                .note("measured on B300 SXM; assumed alike for this Blackwell Ultra GPU")
+        } else if id.starts_with("trn") {
+            Sourced::assumption(TRAINIUM_BF16_FITTED).note(
+                "fitted to the Trn1 GPT-3 175B run (no Trainium GEMM benchmark is published); the Trn1 Llama 3.1 70B run is held out",
+            )
+        } else {
+            Sourced::estimate(794.5 / 989.0, &MLE_ACC)
+                .note("no measurement for this chip: H100's measured BF16 maximum is assumed")
+        };
+        let ratio = if !narrow {
+            Sourced::vendor(1.0, &MLE_ACC)
+        } else if id == "b300" || id == "gb300" {
+            Sourced::estimate((3_353.3 / 4_500.0) / (1_769.0 / 2_250.0), &MLE_ACC)
+                .note("B300 SXM's FP8 ÷ BF16 measured maxima")
+        } else {
+            Sourced::estimate(HOPPER_RATIO, &MLE_ACC)
+                .note("no measured maximum in this format: Hopper's FP8 ÷ BF16 ratio is assumed")
+        };
+        (bf16, ratio)
+    };
+    MatmulEfficiency {
+        bf16,
+        ratio,
+        per_gemm: per_gemm(id),
+    }
+}
+
+/// The fixed time of one GEMM call.
+fn per_gemm(_id: &str) -> Sourced<Seconds> {
+    Sourced::assumption(Seconds::new(4e-6))
+        .note("launch, prologue and epilogue and the last wave of tiles; an assumption")
+}
+
+/// The default BF16 large-matmul efficiency of a chip.
+#[must_use]
+pub fn default_bf16(chip: &Chip) -> Sourced<f64> {
+    matmul(chip, Dtype::Bf16).bf16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    fn check(chip: &str, d: Dtype, want: f64) {
+        let c = catalog::find(chip).unwrap();
+        let e = matmul(&c, d);
+        let got = e.large(e.bf16.value);
+        assert!((got - want).abs() < 0.002, "{chip} {d}: {got} vs {want}");
+    }
+
+    #[test]
+    fn measured_maxima_come_back_as_fractions_of_the_formats_peak() {
+        // MLE-ACC, "Maximum Achievable Matmul FLOPS comparison table" (BF16 and FP8).
+        check("h100-sxm", Dtype::Bf16, 0.803);
+        check("h100-sxm", Dtype::Fp8, 0.709);
+        check("h200", Dtype::Fp8, 0.734);
+        check("b200", Dtype::Fp8, 0.763);
+        check("gb200", Dtype::Bf16, 0.729);
+    }
+
+    #[test]
+    fn narrow_formats_never_gain_and_small_gemms_reach_less() {
+        for c in catalog::presets() {
+            for d in c.formats() {
+                let e = matmul(&c, d);
+                assert!(e.ratio.value <= 1.0 + 1e-12, "{} {d}", c.id);
+                let peak = c.dense(d).unwrap();
+                let small = e.at(e.bf16.value, peak, 2.0 * 512.0_f64.powi(3));
+                let big = e.at(e.bf16.value, peak, 2.0 * 16384.0_f64.powi(3));
+                assert!(small < big && big <= e.large(e.bf16.value), "{} {d}", c.id);
+            }
+        }
+    }
+}
