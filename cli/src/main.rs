@@ -27,6 +27,7 @@ commands:
   collective --system ID --op OP --bytes SIZE [--nodes N] [--algo A] [--sim] [--json]
                                          time, algbw and busbw of one collective
   calibration [--json]                   the model against published measurements
+  claims [--json]                        vendors' claims beside the model's figure
   train --system ID --model M --dtype F [--nodes N] [--tokens T] [--batch GBS]
         [--tp T --pp P --dp D [--ep E] [--interleave V] [--recompute on|off]]
         [--overlap F] [--usd-per-chip-hour X] [--json]
@@ -295,6 +296,43 @@ fn run(args: &[String]) -> Result<String, Usage> {
             } else {
                 Ok(collective::describe(&e) + "\n" + &e.formula)
             }
+        }
+        "claims" => {
+            let a = Args::parse(rest, &[], &["json"])?;
+            no_positionals(&a)?;
+            let mut rows = Vec::new();
+            for c in engine::claims::checks() {
+                let m = c
+                    .model
+                    .as_ref()
+                    .map_err(|e| Usage(format!("{}: {e}", c.claim)))?;
+                rows.push(json!({
+                    "vendor": c.vendor,
+                    "claim": c.claim,
+                    "claimed_ratio": [c.claimed.0, c.claimed.1],
+                    "model_ratio": m,
+                    "setup": c.setup,
+                    "note": c.note,
+                    "source": c.source,
+                }));
+            }
+            if a.flag("json") {
+                return Ok(pretty(&json!({ "claims": rows })));
+            }
+            let mut s = String::new();
+            for r in &rows {
+                let _ = writeln!(
+                    s,
+                    "{:<7} {:<78} claimed {:.2}-{:.2}x  model {:.2}x\n        {}",
+                    r["vendor"].as_str().unwrap_or(""),
+                    r["claim"].as_str().unwrap_or(""),
+                    r["claimed_ratio"][0].as_f64().unwrap_or(0.0),
+                    r["claimed_ratio"][1].as_f64().unwrap_or(0.0),
+                    r["model_ratio"].as_f64().unwrap_or(0.0),
+                    r["setup"].as_str().unwrap_or("")
+                );
+            }
+            Ok(s.trim_end().into())
         }
         "calibration" => {
             let a = Args::parse(rest, &[], &["json"])?;

@@ -15,6 +15,7 @@
 use crate::catalog::MLE_ACC;
 use crate::chip::Chip;
 use crate::dtype::Dtype;
+use crate::source::Citation;
 use crate::source::Sourced;
 use crate::units::{FlopPerSec, Seconds};
 
@@ -22,6 +23,20 @@ use crate::units::{FlopPerSec, Seconds};
 /// 33.14% MFU) by `workload::calibration::fit_trainium_efficiency`; a test holds this
 /// constant to that fit.
 pub const TRAINIUM_BF16_FITTED: f64 = 0.67;
+
+/// Azure's AI benchmarking guide: cuBLASLt GEMM TFLOP/s over sizes on ND H100 v5, ND H200
+/// v5 and ND GB200 v6.
+pub static AZURE_GEMM: Citation = Citation {
+    key: "AZURE-GEMM",
+    title: "Azure AI-benchmarking-guide: cuBLASLt FP8 GEMM TFLOP/s by size (ND H100 v5, ND H200 v5, ND GB200 v6 results)",
+    url: "https://github.com/Azure/AI-benchmarking-guide/tree/main/Azure_Results",
+    date: "2024-09-24",
+};
+
+/// The fixed time of one GEMM call, fitted to one published point: cuBLASLt FP8 at
+/// 2048³ on H100 (1,011.3 TFLOP/s, Azure) against H100's measured FP8 maximum. The other
+/// sizes and the H200 and GB200 sweeps are held out (see the tests).
+pub const PER_GEMM_FITTED_S: f64 = 5e-6;
 
 /// What a chip's matmuls reach in one format.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,10 +141,16 @@ pub fn matmul(chip: &Chip, d: Dtype) -> MatmulEfficiency {
     }
 }
 
-/// The fixed time of one GEMM call.
-fn per_gemm(_id: &str) -> Sourced<Seconds> {
-    Sourced::assumption(Seconds::new(4e-6))
-        .note("launch, prologue and epilogue and the last wave of tiles; an assumption")
+/// The fixed time of one GEMM call: launch, prologue and epilogue, the last wave of tiles.
+fn per_gemm(id: &str) -> Sourced<Seconds> {
+    let t = Seconds::new(PER_GEMM_FITTED_S);
+    if matches!(id, "h100-sxm" | "h200" | "b200" | "gb200" | "gb300") {
+        Sourced::estimate(t, &AZURE_GEMM)
+            .note("fitted to cuBLASLt FP8 2048³ on H100; other sizes, H200 and GB200 held out")
+    } else {
+        Sourced::estimate(t, &AZURE_GEMM)
+            .note("no GEMM sweep published for this chip: the figure fitted on H100 is assumed")
+    }
 }
 
 /// The default BF16 large-matmul efficiency of a chip.
@@ -158,6 +179,38 @@ mod tests {
         check("h200", Dtype::Fp8, 0.734);
         check("b200", Dtype::Fp8, 0.763);
         check("gb200", Dtype::Bf16, 0.729);
+    }
+
+    /// Achieved TFLOP/s of a square FP8 GEMM of side `n`.
+    fn square_fp8(chip: &str, n: f64) -> f64 {
+        let c = catalog::find(chip).unwrap();
+        let e = matmul(&c, Dtype::Fp8);
+        let peak = c.dense(Dtype::Fp8).unwrap();
+        e.at(e.bf16.value, peak, 2.0 * n * n * n) * peak.get() / 1e12
+    }
+
+    #[test]
+    fn the_size_curve_fits_one_point_and_holds_on_the_rest() {
+        // Azure AI-benchmarking-guide, cuBLASLt FP8 m = n = k (TFLOP/s): the fitted point
+        // within 5%, the held-out ones within 25%.
+        let fitted = square_fp8("h100-sxm", 2048.0) / 1011.3 - 1.0;
+        assert!(fitted.abs() < 0.05, "H100 2048³: {fitted:+.3}");
+        for (chip, n, measured) in [
+            ("h100-sxm", 1024.0, 274.1),
+            ("h100-sxm", 4096.0, 1216.9),
+            ("h100-sxm", 8192.0, 1290.1),
+            ("h100-sxm", 16384.0, 1377.3),
+            ("h200", 1024.0, 290.8),
+            ("h200", 4096.0, 1249.1),
+            ("h200", 16384.0, 1366.3),
+            ("gb200", 1024.0, 489.2),
+            ("gb200", 2048.0, 2243.6),
+            ("gb200", 4096.0, 2834.6),
+            ("gb200", 16384.0, 2906.9),
+        ] {
+            let e = square_fp8(chip, n) / measured - 1.0;
+            assert!(e.abs() < 0.25, "{chip} {n}³: {e:+.3}");
+        }
     }
 
     #[test]

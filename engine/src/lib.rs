@@ -9,6 +9,7 @@ extern crate alloc;
 
 pub mod catalog;
 pub mod chip;
+pub mod claims;
 pub mod collective;
 pub mod dtype;
 pub mod efficiency;
@@ -19,6 +20,7 @@ pub mod source;
 pub mod system;
 pub mod tco;
 pub mod topology;
+pub mod uncertainty;
 pub mod units;
 pub mod workload;
 

@@ -51,6 +51,36 @@ pub static AIINFRAMAP: Citation = Citation {
     date: "2026",
 };
 
+/// SkyPilot's catalog of AWS prices (on-demand rates as AWS's price list gave them).
+pub static SKYPILOT_AWS: Citation = Citation {
+    key: "SKYPILOT-AWS",
+    title: "SkyPilot catalog v7, AWS vms.csv (commit 27f67dd4): trn2.48xlarge $85.964/h and p5en.48xlarge $84.80/h in us-east-2, p5.48xlarge $98.32/h",
+    url: "https://github.com/skypilot-org/skypilot-catalog/blob/27f67dd4e1bc0d35fa0ec075180ad54b230882c4/catalogs/v7/aws/vms.csv",
+    date: "before 2025-06",
+};
+/// Vantage's instance data for p6-b300 (via a public write-up).
+pub static VANTAGE_B300: Citation = Citation {
+    key: "VANTAGE-B300",
+    title: "Vantage EC2 instance data: p6-b300.48xlarge on-demand $142.42/h",
+    url: "https://instances.vantage.sh/aws/ec2/p6-b300.48xlarge",
+    date: "2026-08",
+};
+
+/// Every citation this module adds.
+#[must_use]
+pub fn citations() -> Vec<&'static Citation> {
+    alloc::vec![
+        &N_TRN1PERF,
+        &USAGE_AI,
+        &USAGE_AI_CUT,
+        &DSTACK_4110,
+        &NEOCLOUD,
+        &AIINFRAMAP,
+        &SKYPILOT_AWS,
+        &VANTAGE_B300
+    ]
+}
+
 /// How chip-hours are paid for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pricing {
@@ -156,26 +186,54 @@ pub fn rental_options(chip: &str) -> Vec<(&'static str, Sourced<f64>)> {
                 "AWS p5 on-demand after the June 2025 cut ($55.04/h ÷ 8)",
                 v(55.04 / 8.0, &USAGE_AI_CUT)
             ),
+            (
+                "AWS p5 on-demand before the cut, us-east-2 ($98.32/h ÷ 8)",
+                v(98.32 / 8.0, &SKYPILOT_AWS)
+            ),
             ("tier-2 cloud on-demand", e(2.75, &NEOCLOUD)),
         ],
-        "h200" => alloc::vec![(
-            "AWS p5en on-demand ($63.296/h ÷ 8)",
-            v(63.296 / 8.0, &DSTACK_4110)
-        )],
+        "h200" => alloc::vec![
+            (
+                "AWS p5en on-demand ($63.296/h ÷ 8)",
+                v(63.296 / 8.0, &DSTACK_4110)
+            ),
+            (
+                "AWS p5en on-demand, us-east-2, the Trn2 rate's snapshot ($84.80/h ÷ 8)",
+                v(84.80 / 8.0, &SKYPILOT_AWS)
+            ),
+        ],
         "b200" => alloc::vec![(
             "AWS p6-b200 on-demand ($113.93/h ÷ 8)",
             e(113.9328 / 8.0, &USAGE_AI_CUT).note("Vantage data, date not stated")
         )],
+        "trn2" => alloc::vec![(
+            "AWS trn2.48xlarge on-demand, us-east-2 ($85.964/h ÷ 16)",
+            v(85.964 / 16.0, &SKYPILOT_AWS).note(
+                "AWS's list price in a catalog snapshot from before June 2025 (its p5 rate predates that month's cut); in October 2026 AWS's price list showed trn2 only as Capacity Blocks",
+            )
+        )],
+        "trn3" => alloc::vec![(
+            "no published price: Trn2's on-demand rate per chip",
+            Sourced::assumption(85.964 / 16.0).note(
+                "AWS sells Trn3 only as UltraServers and publishes no price; Trn2's on-demand rate per chip is assumed",
+            ),
+        )],
+        "gb200" => alloc::vec![(
+            "no published price: AWS p6-b200's rate per GPU",
+            e(113.9328 / 8.0, &USAGE_AI_CUT).note(
+                "no p6e-gb200 price was found; the same Blackwell GPU's p6-b200 rate is assumed",
+            )
+        )],
+        "gb300" => alloc::vec![(
+            "no published price: AWS p6-b300's rate per GPU ($142.42/h ÷ 8)",
+            e(142.42 / 8.0, &VANTAGE_B300).note(
+                "no GB300 NVL72 rental price was found; the HGX B300 instance's rate per GPU is assumed",
+            )
+        )],
         _ => alloc::vec![(
             "no published price",
-            Sourced::assumption(match chip {
-                "trn2" => 1.0,
-                "trn3" => 2.0,
-                "gb200" => 6.0,
-                "gb300" => 7.5,
-                _ => 3.0,
-            })
-            .note("no price found for this chip; an assumption to edit, not a quote"),
+            Sourced::assumption(3.0)
+                .note("no price found for this chip; an assumption to edit, not a quote"),
         )],
     }
 }
@@ -245,9 +303,12 @@ mod tests {
         assert!((t[1].1.value - 0.5123).abs() < 1e-3);
         // p5 after the 2025 cut: $55.04/h over 8 GPUs = $6.88.
         assert!((rental_options("h100-sxm")[0].1.value - 6.88).abs() < 1e-2);
+        // trn2.48xlarge on-demand in us-east-2: $85.964/h over 16 chips.
+        let t = &rental_options("trn2")[0].1;
+        assert!((t.value - 5.373).abs() < 1e-3 && !t.estimate);
         assert!(
-            rental_options("trn2")[0].1.estimate,
-            "no Trn2 price was found: flagged"
+            rental_options("trn3")[0].1.estimate,
+            "no Trn3 price: flagged"
         );
     }
 

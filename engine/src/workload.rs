@@ -947,7 +947,7 @@ fn dp_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> f64 {
 /// closed/NVIDIA/results/H200-SXM-141GBx8_TRT) by `calibration::fit_serving_factor`; the
 /// 8 × H100 run is held out. Below 1 because serving also runs small kernels, sampling and
 /// scheduling between the GEMMs.
-pub const SERVING_KERNEL_FACTOR: f64 = 0.79;
+pub const SERVING_KERNEL_FACTOR: f64 = 0.80;
 /// Default fraction of HBM bandwidth a decode step streams at (an assumption: no measured
 /// figure is in the calibration set).
 pub const SERVING_MEMORY_EFFICIENCY: f64 = 0.85;

@@ -328,7 +328,7 @@ fn Inputs() -> impl IntoView {
                 "Defaults: BF16 matmuls at the chip's measured maximum (H100 80.3%, B200 77.6%, GB200 72.9% of peak; ml-engineering's MAMF table); "
                 "Trainium's 67% is fitted to the Trn1 GPT-3 175B run and checked against three other Trn1 runs. Narrower formats reach less of their own peak: "
                 "FP8 at the measured FP8 maximum (H100 70.9%), FP4 assumed alike; attention, the output head and elementwise work stay in BF16 and casts to FP8 are costed. "
-                "Serving kernels reach 0.79 of that rate, fitted to NVIDIA's MLPerf v4.1 H200 Llama 2 70B result; requests of 1,024 prompt and 256 output tokens are an assumption. "
+                "Serving kernels reach 0.80 of that rate, fitted to NVIDIA's MLPerf v4.1 H200 Llama 2 70B result; requests of 1,024 prompt and 256 output tokens are an assumption. "
                 "Communication hidden behind compute: 10% on Trainium (dedicated collective cores), none on GPUs, assumptions bounded by the Trn1 GPT-3 calibration run. "
                 "Ownership: $1,000 networking per chip and an average draw of 80% of full load are assumptions. Ownership defaults are assumptions: 5 years, 8% cost of capital, PUE 1.2, $0.08/kWh, "
                 "$150 per kW-month of facility, 3% maintenance a year, and an all-in power per chip that includes its share of host and network."

@@ -42,10 +42,31 @@ pub static MLPERF_INF41: Citation = Citation {
     date: "2024-08-28",
 };
 
+/// NVIDIA dgxc-benchmarking, Llama 3.1 recipes with BF16 and FP8 runs of the same jobs.
+pub static DGXC_BENCH: Citation = Citation {
+    key: "DGXC-BENCH",
+    title: "NVIDIA dgxc-benchmarking, tag v25.04: llama3.1/README.md (DGX H100, BF16 and FP8 throughput)",
+    url: "https://github.com/NVIDIA/dgxc-benchmarking/blob/v25.04/llama3.1/README.md",
+    date: "2025-04",
+};
+/// NVIDIA NeMo performance summary, 25.02 release (DGX-B200 rows).
+pub static NEMO_PERF_2502: Citation = Citation {
+    key: "NEMO-PERF-25.02",
+    title: "NVIDIA NeMo Framework: performance summary, 25.02 (DGX-B200, FP8)",
+    url: "https://docs.nvidia.com/nemo-framework/user-guide/latest/performance/performance_summary.html",
+    date: "2025-02",
+};
+
 /// Every citation this module adds.
 #[must_use]
 pub fn citations() -> Vec<&'static Citation> {
-    alloc::vec![&META_LLAMA3, &NEMO_PERF, &MLPERF_INF41]
+    alloc::vec![
+        &META_LLAMA3,
+        &NEMO_PERF,
+        &MLPERF_INF41,
+        &DGXC_BENCH,
+        &NEMO_PERF_2502
+    ]
 }
 
 /// What a point measured.
@@ -129,6 +150,8 @@ impl Role {
 pub struct RunPoint {
     /// Which part of the model it checks.
     pub family: Family,
+    /// The preset system it ran on.
+    pub system: &'static str,
     /// What ran, where.
     pub label: &'static str,
     /// Where it is published.
@@ -371,6 +394,7 @@ fn collective_points() -> Vec<RunPoint> {
         .into_iter()
         .map(|c| RunPoint {
             family: Family::Collectives,
+            system: c.system,
             label: c.label,
             source: c.source,
             measured: match c.measured {
@@ -405,6 +429,7 @@ pub fn calibration() -> Vec<RunPoint> {
         let (model, setup) = run_train(&run);
         out.push(RunPoint {
             family: Family::Training,
+            system: run.system,
             label,
             source,
             measured,
@@ -515,6 +540,92 @@ pub fn calibration() -> Vec<RunPoint> {
             Role::HeldOut,
         );
     }
+    // The same jobs in BF16 and FP8 on DGX H100: the pairs that check the format model.
+    for (label, dtype, model, nodes, degrees, interleave, measured, note) in [
+        (
+            "H100, Llama 3.1 8B pretraining, 8 GPUs, BF16 (dgxc)",
+            Dtype::Bf16,
+            "llama3-8b",
+            1,
+            (1, 1, 8),
+            1,
+            85_459.0,
+            "TP1 PP1 CP2 (context parallelism modelled as data parallelism), GBS 128; BF16 half of a BF16/FP8 pair: nothing fitted",
+        ),
+        (
+            "H100, Llama 3.1 8B pretraining, 8 GPUs, FP8 (dgxc)",
+            Dtype::Fp8,
+            "llama3-8b",
+            1,
+            (1, 1, 8),
+            1,
+            112_388.0,
+            "the same job in FP8 (measured 1.32 times the BF16 run): nothing fitted",
+        ),
+        (
+            "H100, Llama 3.1 70B pretraining, 64 GPUs, BF16 (dgxc)",
+            Dtype::Bf16,
+            "llama3-70b",
+            8,
+            (4, 4, 4),
+            5,
+            71_526.0,
+            "TP4 PP4 CP2 with 5 virtual stages, GBS 128: nothing fitted",
+        ),
+        (
+            "H100, Llama 3.1 70B pretraining, 64 GPUs, FP8 (dgxc)",
+            Dtype::Fp8,
+            "llama3-70b",
+            8,
+            (4, 8, 2),
+            5,
+            106_346.0,
+            "TP4 PP8 with 5 virtual stages (the FP8 run's own layout; 1.49 times the BF16 run): nothing fitted",
+        ),
+    ] {
+        push_train(
+            label,
+            &DGXC_BENCH,
+            Metric::TokensPerS(measured),
+            TrainRun {
+                system: "hgx-h100-8",
+                nodes,
+                model,
+                dtype,
+                global_batch: 128,
+                degrees,
+                micro_batch: 1,
+                efficiency: None,
+                variants: if interleave == 5 {
+                    INTERLEAVED_5
+                } else {
+                    PLAIN_OR_RECOMPUTE
+                },
+                mfu: false,
+            },
+            note,
+            Role::HeldOut,
+        );
+    }
+    push_train(
+        "B200, Llama 3.1 405B pretraining, 128 GPUs, FP8 (NeMo 25.02)",
+        &NEMO_PERF_2502,
+        Metric::TokensPerS(625.0 * 128.0),
+        TrainRun {
+            system: "hgx-b200-8",
+            nodes: 16,
+            model: "llama3-405b",
+            dtype: Dtype::Fp8,
+            global_batch: 64,
+            degrees: (4, 8, 4),
+            micro_batch: 1,
+            efficiency: None,
+            variants: &[(8, false), (8, true)],
+            mfu: false,
+        },
+        "DGX-B200, TP4 PP8 CP2 with 8 virtual stages, GBS 64; B200's measured FP8 maximum: nothing fitted",
+        Role::HeldOut,
+    );
     push_train(
         "H100, Llama 3 70B pretraining, 64 GPUs, FP8 (NeMo)",
         &NEMO_PERF,
@@ -554,6 +665,7 @@ pub fn calibration() -> Vec<RunPoint> {
         let (model, setup) = run_serve(system, tp, batch, SERVING_KERNEL_FACTOR);
         out.push(RunPoint {
             family: Family::Serving,
+            system,
             label,
             source: &MLPERF_INF41,
             measured: Metric::TokensPerS(measured),
@@ -566,8 +678,29 @@ pub fn calibration() -> Vec<RunPoint> {
     out
 }
 
+const PLAIN_OR_RECOMPUTE: &[(u32, bool)] = &[(1, false), (1, true)];
 const INTERLEAVED_5: &[(u32, bool)] = &[(5, false), (5, true)];
 const INTERLEAVED_6: &[(u32, bool)] = &[(6, false), (6, true)];
+
+/// The smallest and largest error (model ÷ measured − 1) of the held-out training points on
+/// `vendor`'s chips, and how many there are; `None` when the vendor has none.
+#[must_use]
+pub fn training_errors(points: &[RunPoint], vendor: &str) -> Option<(f64, f64, usize)> {
+    let errs: Vec<f64> = points
+        .iter()
+        .filter(|p| p.family == Family::Training && p.role == Role::HeldOut)
+        .filter(|p| {
+            system::find(p.system)
+                .ok()
+                .and_then(|s| catalog::find(s.chip).ok())
+                .is_some_and(|c| c.vendor == vendor)
+        })
+        .filter_map(RunPoint::error)
+        .collect();
+    let lo = errs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = errs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (!errs.is_empty()).then_some((lo, hi, errs.len()))
+}
 
 impl core::fmt::Display for Role {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -1,0 +1,136 @@
+//! How far a job's headline figures can be trusted: a low and a high value from the model's
+//! own errors on held-out published runs of the same vendor's chips, and from the spread of
+//! the chip's published rental rates. A headline is never a single number without a range.
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::job::{Job, JobReport};
+use crate::tco;
+use crate::workload::calibration::{training_errors, RunPoint};
+
+/// Low and high values of a job's headline figures, with what they stand on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    /// Training tokens per second over the cluster.
+    pub tokens_per_s: (f64, f64),
+    /// Model FLOPs utilisation.
+    pub mfu: (f64, f64),
+    /// Training $ per million tokens.
+    pub train_usd_per_mtok: (f64, f64),
+    /// What the range covers, in words.
+    pub basis: String,
+}
+
+/// The model's error range on held-out training runs of `vendor`'s chips (or of every
+/// vendor's, when this one has none), widened to include zero, and its description.
+#[must_use]
+pub fn errors_for(points: &[RunPoint], vendor: &str) -> ((f64, f64), String) {
+    let (lo, hi, text) = match training_errors(points, vendor) {
+        Some((lo, hi, n)) => (
+            lo,
+            hi,
+            format!(
+                "the model's error on {n} held-out {vendor} training runs ({:+.0}% to {:+.0}%)",
+                lo * 100.0,
+                hi * 100.0
+            ),
+        ),
+        None => {
+            let all = ["AWS", "NVIDIA", "Google", "AMD"]
+                .iter()
+                .filter_map(|v| training_errors(points, v))
+                .fold((0.0_f64, 0.0_f64, 0usize), |a, (l, h, n)| {
+                    (a.0.min(l), a.1.max(h), a.2 + n)
+                });
+            (
+                all.0,
+                all.1,
+                format!(
+                    "no published {vendor} training run is in the calibration set: the model's error on all {} held-out training runs ({:+.0}% to {:+.0}%)",
+                    all.2,
+                    all.0 * 100.0,
+                    all.1 * 100.0
+                ),
+            )
+        }
+    };
+    ((lo.min(0.0), hi.max(0.0)), text)
+}
+
+/// The band around `report` for `job`: throughput and MFU divided by one plus each end of
+/// the error range (a model that ran 10% fast means the real run is 1/1.1 of it), and the
+/// cost over the chip's published rates when the job rents at one.
+#[must_use]
+pub fn band(job: &Job, report: &JobReport, errors: (f64, f64), basis: &str) -> Band {
+    let (lo, hi) = errors;
+    let t = report.train.tokens_per_s;
+    let tokens = (t / (1.0 + hi), t / (1.0 + lo));
+    let m = report.train.mfu;
+    let mfu = (m / (1.0 + hi), m / (1.0 + lo));
+    let chip = crate::system::find(&job.system)
+        .map(|s| s.chip)
+        .unwrap_or_default();
+    let rate = report.usd_per_chip_hour.value;
+    let (pmin, pmax, prices) = if !job.owned && job.usd_per_chip_hour.is_none() {
+        let off = 1.0 - job.discount.clamp(0.0, 1.0);
+        let opts = tco::rental_options(chip);
+        let lo = opts
+            .iter()
+            .map(|(_, r)| r.value * off)
+            .fold(f64::INFINITY, f64::min);
+        let hi = opts
+            .iter()
+            .map(|(_, r)| r.value * off)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let text = if opts.len() > 1 {
+            format!(
+                "; cost over the {} published rates (${:.2} to ${:.2} per chip-hour)",
+                opts.len(),
+                lo,
+                hi
+            )
+        } else {
+            String::from("; one published rate")
+        };
+        (lo.min(rate), hi.max(rate), text)
+    } else {
+        (rate, rate, String::from("; the rate as given"))
+    };
+    let per_mtok = |price: f64, tps: f64| price * f64::from(report.chips) / (tps * 3600.0) * 1e6;
+    Band {
+        tokens_per_s: tokens,
+        mfu,
+        train_usd_per_mtok: (per_mtok(pmin, tokens.1), per_mtok(pmax, tokens.0)),
+        basis: format!("{basis}{prices}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::evaluate;
+    use crate::workload::calibration::calibration;
+
+    #[test]
+    fn the_band_holds_the_estimate_and_widens_with_the_errors() {
+        let job = Job::default();
+        let r = evaluate(&job).unwrap();
+        let pts = calibration();
+        let (errs, basis) = errors_for(&pts, "AWS");
+        assert!(basis.contains("held-out AWS"), "{basis}");
+        let b = band(&job, &r, errs, &basis);
+        assert!(b.mfu.0 <= r.train.mfu && r.train.mfu <= b.mfu.1);
+        assert!(b.train_usd_per_mtok.0 <= r.train_usd_per_mtok);
+        assert!(r.train_usd_per_mtok <= b.train_usd_per_mtok.1);
+        let wide = band(&job, &r, (errs.0 - 0.1, errs.1 + 0.1), &basis);
+        assert!(wide.mfu.0 < b.mfu.0 && wide.mfu.1 > b.mfu.1);
+    }
+
+    #[test]
+    fn a_vendor_without_runs_borrows_everyones_errors() {
+        let (e, basis) = errors_for(&calibration(), "Google");
+        assert!(basis.starts_with("no published Google"), "{basis}");
+        assert!(e.0 <= 0.0 && e.1 >= 0.0);
+    }
+}
