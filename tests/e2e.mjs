@@ -269,10 +269,34 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   assert.deepEqual(page.errors, []);
 });
 
+test('workload & TCO: the default job states its range, its rate\'s source and the vendors\' claims', async () => {
+  const page = await open('?page=workload');
+  const band = async (id) => [Number(await page.getAttribute(`#${id}`, 'data-low')), Number(await page.getAttribute(`#${id}`, 'data-high'))];
+  const mfu = Number(await page.getAttribute('#mfu', 'data-value'));
+  const [lo, hi] = await band('mfu-band');
+  assert.ok(lo < mfu && mfu <= hi && hi - lo > 0.01, `MFU ${mfu} in ${lo}..${hi}`);
+  const mtok = Number(await page.getAttribute('#train-mtok', 'data-value'));
+  const [clo, chi] = await band('mtok-band');
+  assert.ok(clo <= mtok && mtok < chi, `$/Mtok ${mtok} in ${clo}..${chi}`);
+  // The Trn2 rate is AWS's published on-demand price (trn2.48xlarge ÷ 16), not an assumption.
+  assert.ok(Math.abs(Number(await page.getAttribute('#rate', 'data-value')) - 85.964 / 16) < 1e-6);
+  const note = await page.textContent('#band-note');
+  assert.match(note, /held-out AWS training runs/);
+  assert.match(note, /trn2\.48xlarge \$85\.964\/h/);
+  assert.match(note, /fitted to the Trn1 GPT-3 175B run/);
+  // Vendors' claims are evaluated when the panel opens, each beside the model's figure.
+  await page.click('#claims summary');
+  await page.waitForSelector('#claims-table tbody tr');
+  const rows = await page.$$eval('#claims-table tbody tr', (rs) => rs.map((r) => [Number(r.dataset.claimed), Number(r.dataset.model)]));
+  assert.ok(rows.length >= 3 && rows.every(([c, m]) => c > 1 && m > 0), `${rows}`);
+  await page.screenshot({ path: 'out/e2e-workload-default.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
 test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search that finishes', async () => {
-  const page = await open('?page=workload&wsys=trn3-ultra-144&wnodes=2&wmodel=deepseek-v3&wdtype=fp8&wprice=2&wref=gb300-nvl72&wov=0.2&wpr=2048&wout=512');
+  const page = await open('?page=workload&wsys=trn3-ultra-144&wnodes=2&wmodel=deepseek-v3&wdtype=fp8&wprice=6&wref=gb300-nvl72&wov=0.2&wpr=2048&wout=512');
   const ratio = async (f) => Number(await page.getAttribute(`#by-format li[data-format=${f}]`, 'data-ratio'));
-  // At $2 against GB300's rate, Trainium3 wins per marketed FP8 PFLOP-hour and loses at FP4,
+  // At $6 against GB300's rate, Trainium3 wins per marketed FP8 PFLOP-hour and loses at FP4,
   // where GB300's dense rate triples its FP8 one and Trainium3's stays the same.
   const fp8 = await ratio('fp8');
   const fp4 = await ratio('fp4');

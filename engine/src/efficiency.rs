@@ -117,7 +117,7 @@ pub fn matmul(chip: &Chip, d: Dtype) -> MatmulEfficiency {
                 .note("measured on B300 SXM; assumed alike for this Blackwell Ultra GPU")
         } else if id.starts_with("trn") {
             Sourced::assumption(TRAINIUM_BF16_FITTED).note(
-                "fitted to the Trn1 GPT-3 175B run (no Trainium GEMM benchmark is published); the Trn1 Llama 3.1 70B run is held out",
+                "fitted to the Trn1 GPT-3 175B run (no Trainium GEMM benchmark is published); three other Trn1 runs are held out",
             )
         } else {
             Sourced::estimate(794.5 / 989.0, &MLE_ACC)

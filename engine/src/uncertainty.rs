@@ -5,9 +5,10 @@
 use alloc::format;
 use alloc::string::String;
 
+use crate::chip::Chip;
 use crate::job::{Job, JobReport};
 use crate::tco;
-use crate::workload::calibration::{training_errors, RunPoint};
+use crate::workload::calibration::{training_errors, Family, RunPoint};
 
 /// Low and high values of a job's headline figures, with what they stand on.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,10 +23,11 @@ pub struct Band {
     pub basis: String,
 }
 
-/// The model's error range on held-out training runs of `vendor`'s chips (or of every
+/// The model's error range on held-out training runs of `chip`'s vendor (or of every
 /// vendor's, when this one has none), widened to include zero, and its description.
 #[must_use]
-pub fn errors_for(points: &[RunPoint], vendor: &str) -> ((f64, f64), String) {
+pub fn errors_for(points: &[RunPoint], chip: &Chip) -> ((f64, f64), String) {
+    let vendor = chip.vendor;
     let (lo, hi, text) = match training_errors(points, vendor) {
         Some((lo, hi, n)) => (
             lo,
@@ -54,6 +56,18 @@ pub fn errors_for(points: &[RunPoint], vendor: &str) -> ((f64, f64), String) {
                 ),
             )
         }
+    };
+    let own = points.iter().any(|p| {
+        p.family == Family::Training
+            && crate::system::find(p.system).is_ok_and(|s| s.chip == chip.id)
+    });
+    let text = if own {
+        text
+    } else {
+        format!(
+            "{text}; no {} run is in the set, so this is the nearest evidence, not a bound",
+            chip.name
+        )
     };
     ((lo.min(0.0), hi.max(0.0)), text)
 }
@@ -117,8 +131,10 @@ mod tests {
         let job = Job::default();
         let r = evaluate(&job).unwrap();
         let pts = calibration();
-        let (errs, basis) = errors_for(&pts, "AWS");
+        let trn2 = crate::catalog::find("trn2").unwrap();
+        let (errs, basis) = errors_for(&pts, &trn2);
         assert!(basis.contains("held-out AWS"), "{basis}");
+        assert!(basis.contains("not a bound"), "no Trn2 run: {basis}");
         let b = band(&job, &r, errs, &basis);
         assert!(b.mfu.0 <= r.train.mfu && r.train.mfu <= b.mfu.1);
         assert!(b.train_usd_per_mtok.0 <= r.train_usd_per_mtok);
@@ -129,7 +145,8 @@ mod tests {
 
     #[test]
     fn a_vendor_without_runs_borrows_everyones_errors() {
-        let (e, basis) = errors_for(&calibration(), "Google");
+        let tpu = crate::catalog::find("tpu-v6e").unwrap();
+        let (e, basis) = errors_for(&calibration(), &tpu);
         assert!(basis.starts_with("no published Google"), "{basis}");
         assert!(e.0 <= 0.0 && e.1 >= 0.0);
     }

@@ -15,6 +15,9 @@ pub fn WorkloadPage() -> impl IntoView {
     let sc = use_scenario();
     let job = Memo::new(move |_| sc.with(|s| s.job.clone()));
     let report = Memo::new(move |_| evaluate(&job.get()).map_err(|e| e.to_string()));
+    // The calibration set does not depend on the inputs: evaluated once, shared by the band
+    // on the headline cards and the calibration tables.
+    let points = StoredValue::new(engine::workload::calibration::calibration());
     let swings = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref()
@@ -46,6 +49,23 @@ pub fn WorkloadPage() -> impl IntoView {
                     let racks = r.racks;
                     let rack = r.rack_chips;
                     let mem = r.train.memory;
+                    let chip = engine::find(&chip_of(&j)).ok();
+                    let band = points.with_value(|pts| {
+                        let ((lo, hi), basis) = chip.as_ref().map_or(((0.0, 0.0), String::new()), |c| engine::uncertainty::errors_for(pts, c));
+                        engine::uncertainty::band(&j, &r, (lo, hi), &basis)
+                    });
+                    let eff = chip.as_ref().map(|c| engine::job::efficiency(&j, c));
+                    let band_note = format!(
+                        "Range: {}. The rate: {}{}. BF16 matmul efficiency {}%: {}.",
+                        band.basis,
+                        match rate.source {
+                            engine::Source::Cited { citation } => format!("{}, {}", citation.title, citation.date),
+                            other => other.to_string(),
+                        },
+                        if rate.note.is_empty() { String::new() } else { format!(" ({})", rate.note) },
+                        eff.map_or_else(String::new, |e| sig(e.value * 100.0, 3)),
+                        eff.map_or("", |e| if e.source.is_user() { "set by you" } else { e.note }),
+                    );
                     view! {
                         <div class="cards" id="job-cards">
                             <Card title="Tokens per second" id="tokens-per-s" value=r.train.tokens_per_s>
@@ -54,6 +74,9 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Card title="MFU" id="mfu" value=r.train.mfu>
                                 <Derived text=format!("{}%", sig(r.train.mfu * 100.0, 3))
                                     formula="(6·N + 12·L·d·s) FLOP per token × tokens/s ÷ (chips × dense peak)".to_string()/>
+                                <span class="band" id="mfu-band" data-low=band.mfu.0 data-high=band.mfu.1>
+                                    {format!("{}–{}%", sig(band.mfu.0 * 100.0, 3), sig(band.mfu.1 * 100.0, 3))}
+                                </span>
                             </Card>
                             <Card title="Time to train" id="time" value=r.time_s>
                                 <Derived text=format!("{} days", sig(r.time_s / 86400.0, 3))
@@ -69,6 +92,9 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Card title="Training $ per million tokens" id="train-mtok" value=r.train_usd_per_mtok>
                                 <Derived text=format!("${}", sig(r.train_usd_per_mtok, 4))
                                     formula="$/chip-hour × chips ÷ (tokens/s × 3600) × 10⁶".to_string()/>
+                                <span class="band" id="mtok-band" data-low=band.train_usd_per_mtok.0 data-high=band.train_usd_per_mtok.1>
+                                    {format!("${}–{}", sig(band.train_usd_per_mtok.0, 3), sig(band.train_usd_per_mtok.1, 3))}
+                                </span>
                             </Card>
                             <Card title="Serving" id="serving" value=serving.as_ref().map_or(f64::NAN, |i| i.tokens_per_s)>
                                 {match serving {
@@ -111,6 +137,7 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Breakdown report=for_breakdown/>
                             <Tornado swings=swings/>
                         </div>
+                        <p class="small-note" id="band-note">{band_note}</p>
                         <p class="small-note">{step_note}</p>
                     }.into_any()
                 }
@@ -119,7 +146,8 @@ pub fn WorkloadPage() -> impl IntoView {
             <LayoutSearchPanel job=job/>
             <BreakEven job=job report=report/>
             <Platforms job=job report=report/>
-            <RunCalibration/>
+            <Claims/>
+            <RunCalibration points=points/>
         </section>
     }
 }
@@ -865,12 +893,55 @@ fn run_slice(
     }
 }
 
+/// Vendors' published claims beside the model's figure for a comparable job, evaluated when
+/// the panel is first opened.
+#[component]
+fn Claims() -> impl IntoView {
+    let open = RwSignal::new(false);
+    let rows = Memo::new(move |_| open.get().then(engine::claims::checks));
+    view! {
+        <details class="card" id="claims" on:toggle=move |_| open.set(true)>
+            <summary><h2 class="inline-h">"Vendors' claims against the model"</h2></summary>
+            <p class="small-note">"Each claim is put to a comparable job at published prices; where the job differs from the vendor's, the row says how. A model far from a claim is a question to ask the vendor, or the model."</p>
+            {move || rows.get().map(|rows| {
+                let body = rows.into_iter().map(|c| {
+                    let m = c.model.as_ref().ok().copied();
+                    let claimed = if (c.claimed.0 - c.claimed.1).abs() < 1e-9 {
+                        format!("{}×", sig(c.claimed.0, 3))
+                    } else {
+                        format!("{}–{}×", sig(c.claimed.0, 3), sig(c.claimed.1, 3))
+                    };
+                    view! {
+                        <tr data-model=m.unwrap_or(f64::NAN) data-claimed=c.claimed.0>
+                            <td>{c.vendor}</td>
+                            <th scope="row">{c.claim}<span class="run-setup">{c.setup.clone()}</span></th>
+                            <td><Fig text=claimed source=engine::Source::Cited { citation: c.source } note=c.note/></td>
+                            <td>{m.map_or_else(|| "does not evaluate".into(), |x| format!("{}×", sig(x, 3)))}</td>
+                        </tr>
+                    }
+                }).collect_view();
+                view! {
+                    <div class="table-wrap">
+                        <table class="compare" id="claims-table">
+                            <thead><tr><th scope="col">"Vendor"</th><th scope="col">"Claim, and the model's job"</th><th scope="col">"Claimed"</th><th scope="col">"Model"</th></tr></thead>
+                            <tbody>{body}</tbody>
+                        </table>
+                    </div>
+                }
+            })}
+        </details>
+    }
+}
+
 /// Published measurements against the model's figure for each: the points a parameter was
 /// fitted to, then the held-out ones that check it, family by family.
 #[component]
-fn RunCalibration() -> impl IntoView {
-    use engine::workload::calibration::{calibration, Metric, Role};
-    let points = calibration();
+fn RunCalibration(
+    /// The calibration set, evaluated once for the page.
+    points: StoredValue<Vec<engine::workload::calibration::RunPoint>>,
+) -> impl IntoView {
+    use engine::workload::calibration::{Metric, Role};
+    let points = points.get_value();
     let fitted = points.iter().filter(|p| p.role == Role::Fitted).count();
     let outside = points.iter().filter(|p| !p.within()).count();
     let group = |role: Role| {

@@ -405,8 +405,9 @@ fn collective_points() -> Vec<RunPoint> {
                 .predicted()
                 .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}"))),
             setup: alloc::format!(
-                "{} nodes, {} of {}, {}",
+                "{} node{}, {} of {}, {}",
                 c.nodes,
+                if c.nodes == 1 { "" } else { "s" },
                 c.op.id(),
                 c.bytes.display_memory(),
                 c.algorithm.id()
