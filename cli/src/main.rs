@@ -362,14 +362,14 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 return Ok(pretty(&json!({ "points": rows })));
             }
             let mut s = String::new();
-            for role in ["fitted", "held-out"] {
+            for role in ["fitted", "held-out", "departs"] {
                 let _ = writeln!(
                     s,
                     "{}",
-                    if role == "fitted" {
-                        "Fitted (a parameter was set from these; each within ±15%):"
-                    } else {
-                        "Held out (nothing fitted; collectives and training within ±25%, serving ±30%):"
+                    match role {
+                        "fitted" => "Fitted (a parameter was set from these; each within ±15%):",
+                        "held-out" => "Held out (nothing fitted; collectives and training within ±25%, serving ±30%):",
+                        _ => "Departs (the model is outside the bound for a reason the note names):",
                     }
                 );
                 for r in rows.iter().filter(|r| r["role"] == role) {

@@ -259,13 +259,15 @@ fn topology_and_systems() {
         // Fitted points within 15%; held out within 25% (collectives, training) or 30%
         // (serving): the bounds the issue sets, checked here from outside the engine.
         let e = p["error"].as_f64().unwrap();
-        let bound = match (p["role"].as_str(), p["family"].as_str()) {
-            (Some("fitted"), _) => 0.15,
-            (Some("held-out"), Some("serving")) => 0.30,
-            (Some("held-out"), Some("collectives" | "training")) => 0.25,
+        // A departure must really be outside its bound, and say why.
+        let (bound, departs) = match (p["role"].as_str(), p["family"].as_str()) {
+            (Some("fitted"), _) => (0.15, false),
+            (Some("held-out"), Some("serving")) => (0.30, false),
+            (Some("held-out"), Some("collectives" | "training")) => (0.25, false),
+            (Some("departs"), _) => (0.25, true),
             other => panic!("unexpected role and family {other:?}"),
         };
-        assert!(e.abs() <= bound, "{}: {e}", p["label"]);
+        assert_eq!(e.abs() > bound, departs, "{}: {e}", p["label"]);
     }
     for family in ["collectives", "training", "serving"] {
         assert!(

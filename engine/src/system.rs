@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::catalog::{GCP_V6E, MLE_ACC, NV_GB200, NV_GB300, N_T1, N_T3};
+use crate::collective::nccl::AWSOME_NCCL;
 use crate::source::{Citation, Sourced};
 use crate::topology::{Fabric, Metrics, TopologyError};
 use crate::units::{BytesPerSec, Seconds};
@@ -212,7 +213,8 @@ pub struct System {
     /// Scale-out bandwidth per chip, per direction.
     #[cfg_attr(feature = "serde", serde(rename = "scale_out_bytes_per_s"))]
     pub scale_out: Sourced<BytesPerSec>,
-    /// Latency of one scale-out step.
+    /// Latency of one scale-out step; on NVIDIA systems, what EFA adds to each network step
+    /// beyond NCCL's own latency constant.
     #[cfg_attr(feature = "serde", serde(rename = "scale_out_latency_s"))]
     pub scale_out_latency: Sourced<Seconds>,
     /// Fraction of scale-out bandwidth achieved.
@@ -314,29 +316,57 @@ fn neuronlink_hop() -> Sourced<Seconds> {
     Sourced::estimate(Seconds::new(1.5 * US), &N_INTRA)
         .note("AWS: ~1–2 µs per hop, depending on HBM load; midpoint")
 }
-/// NVLink step latency: an assumption (no source states it), consistent with the 8 B floor.
+/// NVLink step latency for the algorithms NCCL does not run (NCCL's own are in
+/// `collective::nccl`): an assumption.
 fn nvlink_hop() -> Sourced<Seconds> {
     Sourced::estimate(Seconds::new(2.0 * US), &DSTACK_3961)
-        .note("assumption: NCCL step latency over NVLink; with the EFA step it reproduces the measured 8 B all-reduce floor")
+        .note("assumption: one step over NVLink for what-if algorithms; NCCL's rings and trees use its own tuning latencies")
 }
-/// EFA step latency, calibrated to the measured 8 B all-reduce on 2 × p6-b200.
+/// EFA step latency for Trainium's collectives, as the Neuron runtime docs give it.
 fn efa_hop() -> Sourced<Seconds> {
-    Sourced::estimate(Seconds::new(22.0 * US), &DSTACK_3961).note(
-        "calibrated: 2 NVLink steps + 2 EFA steps = 48 µs against the measured ~50–55 µs; AWS Neuron docs say ~15 µs per hop",
-    )
+    Sourced::estimate(Seconds::new(15.0 * US), &N_INTER)
+        .note("AWS Neuron: ~15 µs per inter-node hop, software included")
 }
-/// Bulk NVLink efficiency: one figure for every NVLink system, set between the
-/// nccl-tests ring busbw measurements (8 × H200: 365.6 of 450 GB/s; NVL72: 680 of 900).
-fn nvlink_eff() -> Sourced<f64> {
-    Sourced::estimate(0.80, &MLE_NET).note(
-        "calibrated: nccl-tests ring all-reduce busbw 365.6 GB/s on 8 × H200 (81%), ~370 on 8 × H100 (82%), 680 on NVL72 (76%)",
-    )
+/// EFA's latency per network step beyond NCCL's InfiniBand constant, per EFA generation,
+/// each fitted to one point: p6-b200's (EFA v4) to the 8 B all-reduce on 2 × p6-b200
+/// (~52.5 µs); p5's (EFA v2, 32 × 100G) to the 1 MiB all-reduce on 2 × p5.48xlarge
+/// (123.2 µs), whose other sizes are held out.
+fn efa_nccl_extra(p5: bool) -> Sourced<Seconds> {
+    if p5 {
+        Sourced::estimate(Seconds::new(42.1 * US), &AWSOME_NCCL).note(
+            "fitted: NCCL's ring/LL latency over 2 nodes (6.6 + 28 × 0.6 + 2 × 2.7 µs) plus 2 × this and the bytes = 123.2 µs, the measured 1 MiB all-reduce on 2 × p5.48xlarge (EFA v2)",
+        )
+    } else {
+        Sourced::estimate(Seconds::new(13.65 * US), &DSTACK_3961).note(
+            "fitted: NCCL's tree/LL latency 6.8 + 2·(7 × 0.6 + 5.0) µs plus 2 × this = 52.5 µs, the measured 8 B all-reduce on 2 × p6-b200 (EFA v4); assumed for EFA v3 too",
+        )
+    }
 }
-/// NVLink SHARP (NVLS) efficiency against the ideal S / port time.
-fn nvls_eff() -> Sourced<f64> {
-    Sourced::estimate(0.54, &MLE_NET).note(
-        "calibrated: NVLS busbw 473.1 GB/s on 8 × H200 (60% of the ideal), ~480 on 8 × H100, 850 on NVL72 (48%)",
-    )
+/// Bulk NVLink efficiency of NCCL's rings, per NVLink generation, each fitted to one
+/// nccl-tests ring all-reduce at 8 GiB (NVLS off).
+fn nvlink_eff(nvlink5: bool) -> Sourced<f64> {
+    if nvlink5 {
+        Sourced::estimate(682.2 / 900.0, &MLE_NET).note(
+            "fitted: ring all-reduce busbw 682.2 GB/s on 8 × B200 (p6-b200, NVLS off, 8 GiB); NVL72's 680 held out",
+        )
+    } else {
+        Sourced::estimate(365.6 / 450.0, &MLE_NET).note(
+            "fitted: ring all-reduce busbw 365.6 GB/s on 8 × H200 (NVLS off, 8 GiB); 8 × H100's ~370 held out",
+        )
+    }
+}
+/// NVLink SHARP (NVLS) all-reduce rate against the port, per NVLink generation, each
+/// fitted to one nccl-tests NVLS all-reduce at 8 GiB.
+fn nvls_eff(nvlink5: bool) -> Sourced<f64> {
+    if nvlink5 {
+        Sourced::estimate(0.534, &MLE_NET).note(
+            "fitted: NVLS busbw 838.0 GB/s on 8 × B200 (p6-b200, 8 GiB); NVL72's 839–850 held out",
+        )
+    } else {
+        Sourced::estimate(0.602, &MLE_NET).note(
+            "fitted: NVLS busbw 473.1 GB/s on 8 × H200 (8 GiB); 8 × H100's ~480 and the size sweeps held out",
+        )
+    }
 }
 /// Point-to-point links without a measurement: the NVLink figure, as an assumption.
 fn assumed_eff() -> Sourced<f64> {
@@ -545,10 +575,10 @@ fn nvl72(id: &'static str, name: &'static str, chip: &'static str, c: &'static C
         },
         links: vec![gbs(900.0, c).note("NVLink 5: 1.8 TB/s bidirectional per GPU")],
         hop_latency: nvlink_hop(),
-        link_efficiency: nvlink_eff(),
-        in_network_efficiency: Some(nvls_eff()),
+        link_efficiency: nvlink_eff(true),
+        in_network_efficiency: Some(nvls_eff(true)),
         scale_out: gbit(400.0, c),
-        scale_out_latency: efa_hop(),
+        scale_out_latency: efa_nccl_extra(false),
         scale_out_efficiency: efa_eff(),
         service_unit: Sourced::vendor(4, c)
             .note("a compute tray holds 2 Grace + 4 Blackwell GPUs; 18 trays per rack"),
@@ -581,10 +611,10 @@ fn hgx(
             "NVLink 4: 18 links, 900 GB/s bidirectional per GPU"
         })],
         hop_latency: nvlink_hop(),
-        link_efficiency: nvlink_eff(),
-        in_network_efficiency: Some(nvls_eff()),
+        link_efficiency: nvlink_eff(nvlink > 500.0),
+        in_network_efficiency: Some(nvls_eff(nvlink > 500.0)),
         scale_out: gbit(nic_gbit, &EC2_AC).note("3,200 Gbps EFA per 8 GPUs"),
-        scale_out_latency: efa_hop(),
+        scale_out_latency: efa_nccl_extra(chip == "h100-sxm"),
         scale_out_efficiency: efa_eff(),
         service_unit: Sourced::vendor(8, &EC2_AC).note("one 8-GPU server"),
         overlap: overlap_of(chip),

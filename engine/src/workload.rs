@@ -893,6 +893,9 @@ fn group_collective(
     if group.nodes > 1 {
         return Ok(e.time.get());
     }
+    if let Some(t) = crate::collective::subgroup_time(&group.system, op, ranks, bytes) {
+        return Ok(t);
+    }
     let n = f64::from(group.system.chips());
     let k = f64::from(ranks);
     let bw = e.bandwidth_term.get() * ((k - 1.0) / k) / ((n - 1.0) / n);

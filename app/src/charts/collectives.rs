@@ -89,6 +89,11 @@ pub fn ranges(d: &CollectiveData, m: Metric) -> ((f64, f64), (f64, f64)) {
     if !(lo.is_finite() && hi > 0.0) {
         return ((8.0, 16.0 * 1_073_741_824.0), (1e-6, 1.0));
     }
+    // Bus bandwidth spans eight decades from 8 B up; the four below the top hold what a
+    // reader compares (the ramp and the plateau), so the axis stops there.
+    if m == Metric::Busbw {
+        lo = lo.max(hi / 1e4);
+    }
     (
         (x0.min(8.0), x1.max(1024.0)),
         (decade(lo, false), decade(hi * 1.5, true)),
@@ -138,7 +143,8 @@ pub fn draw<DB: DrawingBackend>(
             .points
             .iter()
             .map(|p| (p.0, y_of(metric, p)))
-            .filter(|p| p.1.is_finite() && p.1 > 0.0)
+            // Below the axis a line would run along its floor; it starts where it enters.
+            .filter(|p| p.1.is_finite() && p.1 >= y0)
             .collect();
         let style = color.stroke_width(px(2.0));
         if s.dashed {
@@ -147,25 +153,47 @@ pub fn draw<DB: DrawingBackend>(
             chart.draw_series(LineSeries::new(pts, style))?;
         }
     }
-    // Tags sit left of their diamond (the measurements are near the right edge); several at
-    // one message size step further left so they do not print over each other.
+    // Tags sit left of their diamond (the measurements are near the right edge), or above it
+    // when that spot is taken; a tag that fits nowhere is left off (the table has them all).
     let tag_font = TextStyle::from(font.clone()).pos(Pos::new(HPos::Right, VPos::Center));
-    let mut seen: Vec<f64> = Vec::new();
+    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
+    let r = px(6.0) as i32;
+    let (tw, th) = (px(28.0) as i32, px(14.0) as i32);
+    let overlaps = |b: &(i32, i32, i32, i32), placed: &[(i32, i32, i32, i32)]| {
+        placed
+            .iter()
+            .any(|p| b.0 < p.2 && p.0 < b.2 && b.1 < p.3 && p.1 < b.3)
+    };
     for q in d.measured.iter().filter(|q| q.metric == metric) {
         let color = PALETTE[q.color % PALETTE.len()];
-        let r = px(6.0) as i32;
-        let k = seen.iter().filter(|b| **b == q.bytes).count() as i32;
-        seen.push(q.bytes);
-        let dx = -(r + 3) - k * px(26.0) as i32;
-        chart.draw_series(std::iter::once(
-            EmptyElement::at((q.bytes, q.value))
-                + Polygon::new(vec![(0, -r), (r, 0), (0, r), (-r, 0)], color.filled())
-                + Polygon::new(
-                    vec![(0, -r), (r, 0), (0, r), (-r, 0)],
-                    BLACK.stroke_width(1),
-                )
-                + Text::new(q.tag.clone(), (dx, 0), tag_font.clone()),
-        ))?;
+        let (cx, cy) = chart.backend_coord(&(q.bytes, q.value));
+        placed.push((cx - r, cy - r, cx + r, cy + r));
+        let left = (cx - r - 3 - tw, cy - th / 2, cx - r - 3, cy + th / 2);
+        let above = (cx - tw / 2, cy - r - 2 - th, cx + tw / 2, cy - r - 2);
+        let spot = if !overlaps(&left, &placed) {
+            Some(((-(r + 3), 0), left))
+        } else if !overlaps(&above, &placed) {
+            Some(((tw / 2, -(r + 2 + th / 2)), above))
+        } else {
+            None
+        };
+        let diamond = EmptyElement::at((q.bytes, q.value))
+            + Polygon::new(vec![(0, -r), (r, 0), (0, r), (-r, 0)], color.filled())
+            + Polygon::new(
+                vec![(0, -r), (r, 0), (0, r), (-r, 0)],
+                BLACK.stroke_width(1),
+            );
+        match spot {
+            Some((offset, rect)) => {
+                placed.push(rect);
+                chart.draw_series(std::iter::once(
+                    diamond + Text::new(q.tag.clone(), offset, tag_font.clone()),
+                ))?;
+            }
+            None => {
+                chart.draw_series(std::iter::once(diamond))?;
+            }
+        }
     }
     if !d.series.is_empty() {
         let entries: Vec<LegendEntry> = d
@@ -262,7 +290,11 @@ mod tests {
     fn ranges_cover_curves_and_measurements() {
         let ((x0, x1), (y0, y1)) = ranges(&sample(), Metric::Busbw);
         assert!(x0 <= 8.0 && x1 >= 16.0 * 1_073_741_824.0);
-        assert!(y1 >= 8.5e11 && y0 <= 8.0 / 4e-6);
+        // The top four decades of bus bandwidth, measurements included.
+        assert!(
+            y1 >= 8.5e11 && y0 <= 8.5e11 / 1e3 && y0 >= y1 / 1e6,
+            "{y0} {y1}"
+        );
         assert_eq!(to_csv(&sample()).lines().count(), 1 + 32 + 1);
     }
 }

@@ -13,20 +13,68 @@ fn cluster(id: &str, nodes: u32) -> Cluster {
 }
 
 #[test]
-fn calibration_points_within_15_percent() {
-    // Each point cites its measurement in `calibration()`: MLE-NET (nccl-tests busbw on
-    // 8 × H200, GTC24 S62129 for 8 × H100, NVIDIA's NVL72 slide) and dstack PR #3961.
+fn calibration_points_within_their_bounds() {
+    // Each point cites its measurement in `calibration()`. Fitted points within 15%,
+    // held-out ones within 25%, and a departure really outside (or the table must change).
     for c in calibration() {
         let p = c.predicted().unwrap();
         let err = p / c.value() - 1.0;
+        let ok = match c.role {
+            Use::Fitted => err.abs() <= 0.15,
+            Use::HeldOut => err.abs() <= 0.25,
+            Use::Departs => err.abs() > 0.25,
+        };
         assert!(
-            err.abs() <= 0.15,
-            "{}: predicted {p:.4e}, measured {:.4e} ({:+.1}%)",
+            ok,
+            "{} ({:?}): predicted {p:.4e}, measured {:.4e} ({:+.1}%)",
             c.label,
+            c.role,
             c.value(),
             err * 100.0
         );
     }
+}
+
+#[test]
+fn the_nccl_constants_give_the_ramp_at_mid_sizes() {
+    // DGX H100 (dgxc-benchmarking): busbw 67 GB/s at 1 MiB, 237 at 16 MiB, 480 at 16 GiB;
+    // a single alpha-beta line reached 400 by 16 MiB. The model must ramp as slowly.
+    let c = cluster("hgx-h100-8", 1);
+    let bw = |s: Bytes| {
+        estimate(&c, Op::AllReduce, s, Algorithm::Auto)
+            .unwrap()
+            .busbw
+            .get()
+    };
+    let (small, mid, big) = (
+        bw(Bytes::mib(1.0)),
+        bw(Bytes::mib(16.0)),
+        bw(Bytes::gib(16.0)),
+    );
+    assert!(small < 0.2 * big && mid < 0.6 * big, "{small} {mid} {big}");
+}
+
+#[test]
+fn across_nodes_the_phases_pipeline_and_every_nic_works() {
+    // 2 × p5: 487 GB/s busbw at 16 GiB (awsome-distributed-training), above what one NIC
+    // per chip through serialised phases could give (about 250).
+    let c = cluster("hgx-h100-8", 2);
+    let e = estimate(&c, Op::AllReduce, Bytes::gib(16.0), Algorithm::Auto).unwrap();
+    assert!(e.busbw.get() > 400e9, "{}", e.busbw.get());
+    // More nodes add only log-depth latency to a tree.
+    let lat = |nodes| {
+        estimate(
+            &cluster("hgx-h100-8", nodes),
+            Op::AllReduce,
+            Bytes::new(8.0),
+            Algorithm::Hierarchical,
+        )
+        .unwrap()
+        .time
+        .get()
+    };
+    let (l2, l16) = (lat(2), lat(16));
+    assert!(l16 < 5.0 * l2 && l16 > l2, "{l2} {l16}");
 }
 
 #[test]
@@ -159,8 +207,9 @@ fn small_messages_cross_nodes_hierarchically() {
     let e = estimate(&c, Op::AllReduce, Bytes::new(8.0), Algorithm::Auto).unwrap();
     assert_eq!(e.algorithm, Algorithm::Hierarchical);
     assert_eq!(e.ranks, 16);
+    // NCCL's ring crosses the network 2(m−1) times; its tree only 2·log₂m times.
     let flat = estimate(&c, Op::AllReduce, Bytes::new(8.0), Algorithm::Ring).unwrap();
-    assert!(flat.time.get() > 5.0 * e.time.get());
+    assert!(flat.time.get() > e.time.get());
 }
 
 #[test]
