@@ -82,8 +82,8 @@ fn catalog_lists_every_preset_with_keys_in_si_units() {
     assert_eq!(
         ids,
         [
-            "trn1", "trn2", "trn3", "h100-sxm", "h200", "b200", "gb200", "gb300", "tpu-v6e",
-            "tpu-v7"
+            "trn1", "trn2", "trn3", "h100-sxm", "h200", "b200", "gb200", "gb300", "b300", "rubin",
+            "mi300x", "mi325x", "mi355x", "mi455x", "tpu-v6e", "tpu-v7", "tpu-v5p"
         ]
     );
     let mut n = 0;

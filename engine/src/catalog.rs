@@ -15,6 +15,14 @@ use crate::dtype::Dtype::{Bf16, Fp16, Fp32, Fp4, Fp6, Fp64, Fp8, Int8, Tf32};
 use crate::source::{Citation, Sourced};
 use crate::units::{Bytes, BytesPerSec, FlopPerSec, Hertz, Watts};
 
+mod amd;
+mod google;
+mod nvidia;
+
+pub use amd::{AMD_MI300X, AMD_MI325X, AMD_MI355X, AMD_MI455X, ROCM_MI300};
+pub use google::GCP_V5P;
+pub use nvidia::NV_VR;
+
 /// A chip id that is not in the catalog.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -201,7 +209,7 @@ pub static GCP_7X: Citation = Citation {
 /// Every document the catalog cites.
 #[must_use]
 pub fn citations() -> Vec<&'static Citation> {
-    alloc::vec![
+    let mut v = alloc::vec![
         &N_T1,
         &N_T2,
         &N_T3,
@@ -222,7 +230,11 @@ pub fn citations() -> Vec<&'static Citation> {
         &MLE_ACC,
         &GCP_V6E,
         &GCP_7X,
-    ]
+    ];
+    v.extend(amd::citations());
+    v.extend(nvidia::citations());
+    v.extend(google::citations());
+    v
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,7 +245,8 @@ pub fn citations() -> Vec<&'static Citation> {
 #[must_use]
 pub fn ids() -> Vec<&'static str> {
     alloc::vec![
-        "trn1", "trn2", "trn3", "h100-sxm", "h200", "b200", "gb200", "gb300", "tpu-v6e", "tpu-v7"
+        "trn1", "trn2", "trn3", "h100-sxm", "h200", "b200", "gb200", "gb300", "b300", "rubin",
+        "mi300x", "mi325x", "mi355x", "mi455x", "tpu-v6e", "tpu-v7", "tpu-v5p"
     ]
 }
 
@@ -249,8 +262,15 @@ pub fn presets() -> Vec<Chip> {
         b200(),
         gb200(),
         gb300(),
+        nvidia::b300(),
+        nvidia::rubin(),
+        amd::mi300x(),
+        amd::mi325x(),
+        amd::mi355x(),
+        amd::mi455x(),
         tpu_v6e(),
         tpu_v7(),
+        google::tpu_v5p(),
     ]
 }
 
@@ -971,7 +991,11 @@ mod tests {
                 "{} HBM bandwidth",
                 c.id
             );
-            assert!(c.cores.value > 0, "{} cores", c.id);
+            assert!(
+                c.cores.value > 0 || c.cores.note == "not published",
+                "{} cores",
+                c.id
+            );
             if let Some(p) = c.power {
                 assert!(p.value.is_positive(), "{} power", c.id);
             }

@@ -948,6 +948,33 @@ pub fn calibration() -> Vec<Calibration> {
         ));
     }
     out.push(point(
+        "8 × MI300X all-reduce 8 GiB (RCCL)",
+        "mi300x-8",
+        1,
+        Bytes::gib(8.0),
+        315.69,
+        &nccl::RCCL_MI300X,
+        Use::Fitted,
+        "the Infinity Fabric ring efficiency is fitted to this point",
+    ));
+    for (mib, busbw, label) in [
+        (1.0, 64.64, "8 × MI300X all-reduce 1 MiB (RCCL)"),
+        (16.0, 195.85, "8 × MI300X all-reduce 16 MiB (RCCL)"),
+        (256.0, 304.96, "8 × MI300X all-reduce 256 MiB (RCCL)"),
+        (1024.0, 313.66, "8 × MI300X all-reduce 1 GiB (RCCL)"),
+    ] {
+        out.push(point(
+            label,
+            "mi300x-8",
+            1,
+            Bytes::mib(mib),
+            busbw,
+            &nccl::RCCL_MI300X,
+            Use::HeldOut,
+            "held out: RCCL, a fork of NCCL, with NCCL's protocols and latency constants",
+        ));
+    }
+    out.push(point(
         "GB200 NVL72, one rack, all-reduce 4 GiB",
         "gb200-nvl72",
         1,

@@ -87,6 +87,18 @@ fn measured(id: &str) -> Option<(f64, Option<f64>, &'static str)> {
         ),
         "b200" => (1_745.0 / 2_250.0, Some(3_432.5 / 4_500.0), "B200 SXM"),
         "gb200" => (1_822.0 / 2_500.0, Some(3_615.6 / 5_000.0), "GB200"),
+        "b300" => (1_769.0 / 2_250.0, Some(3_353.3 / 4_500.0), "B300 SXM"),
+        "mi300x" => (668.4 / 1_307.4, None, "MI300X (ROCm 6.3, TunableOp)"),
+        "mi325x" => (
+            784.9 / 1_307.4,
+            None,
+            "MI325X (ROCm 6.2.4, TunableOp, 1,000 W)",
+        ),
+        "mi355x" => (
+            1_565.0 / 2_500.0,
+            None,
+            "MI355X (ROCm 7.0; the table's 68% is against 2,300 TFLOP/s, AMD's page says 2.5 PF)",
+        ),
         _ => return None,
     })
 }
@@ -112,7 +124,7 @@ pub fn matmul(chip: &Chip, d: Dtype) -> MatmulEfficiency {
         };
         (bf16, ratio)
     } else {
-        let bf16 = if id == "b300" || id == "gb300" {
+        let bf16 = if id == "gb300" {
             Sourced::estimate(1_769.0 / 2_250.0, &MLE_ACC)
                 .note("measured on B300 SXM; assumed alike for this Blackwell Ultra GPU")
         } else if id.starts_with("trn") {
@@ -125,7 +137,7 @@ pub fn matmul(chip: &Chip, d: Dtype) -> MatmulEfficiency {
         };
         let ratio = if !narrow {
             Sourced::vendor(1.0, &MLE_ACC)
-        } else if id == "b300" || id == "gb300" {
+        } else if id == "gb300" {
             Sourced::estimate((3_353.3 / 4_500.0) / (1_769.0 / 2_250.0), &MLE_ACC)
                 .note("B300 SXM's FP8 ÷ BF16 measured maxima")
         } else {

@@ -15,6 +15,8 @@ use crate::source::{Citation, Sourced};
 use crate::topology::{Fabric, Metrics, TopologyError};
 use crate::units::{BytesPerSec, Seconds};
 
+mod more;
+
 /// AWS Neuron: EC2 Trn1 architecture.
 pub static N_TRN1: Citation = Citation {
     key: "N-TRN1",
@@ -130,7 +132,11 @@ fn rack_of(id: &str) -> Sourced<u32> {
         ),
         "gb200-nvl72" => Sourced::vendor(72, &NV_GB200).note("one NVL72 rack"),
         "gb300-nvl72" => Sourced::vendor(72, &NV_GB300).note("one NVL72 rack"),
-        "hgx-h100-8" | "hgx-h200-8" | "hgx-b200-8" => Sourced::estimate(32, &NV_POD)
+        "vr-nvl72" => Sourced::estimate(72, &crate::catalog::NV_VR).note("one NVL72 rack (announced)"),
+        "helios-72" => Sourced::estimate(72, &crate::catalog::AMD_MI455X).note("one Helios rack (announced)"),
+        "tpu-v5p-512" | "tpu7x-512" => Sourced::assumption(64)
+            .note("assumption: one 4×4×4 cube per rack, as Google built TPU v4"),
+        "hgx-h100-8" | "hgx-h200-8" | "hgx-b200-8" | "hgx-b300-8" => Sourced::estimate(32, &NV_POD)
             .note("four 8-GPU systems per rack, as NVIDIA plans DGX SuperPOD racks"),
         _ => Sourced::assumption(32).note("no published rack layout found; 32 chips per rack assumed"),
     }
@@ -397,7 +403,7 @@ pub fn presets() -> Vec<System> {
             .note("contradicted by AWS: 200 Gb/s per chip; a what-if"),
         unit: "B/s",
     };
-    vec![
+    let mut v = vec![
         System {
             id: "trn1-16",
             name: "Trn1 (trn1.32xlarge, 16 chips)",
@@ -524,7 +530,9 @@ pub fn presets() -> Vec<System> {
             rack_chips: rack_of("tpu-v6e-256"),
             alternatives: vec![],
         },
-    ]
+    ];
+    v.extend(more::presets());
+    v
 }
 
 fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> System {

@@ -54,9 +54,9 @@ pub static AIINFRAMAP: Citation = Citation {
 /// SkyPilot's catalog of AWS prices (on-demand rates as AWS's price list gave them).
 pub static SKYPILOT_AWS: Citation = Citation {
     key: "SKYPILOT-AWS",
-    title: "SkyPilot catalog v7, AWS vms.csv (commit 27f67dd4): trn2.48xlarge $85.964/h and p5en.48xlarge $84.80/h in us-east-2, p5.48xlarge $98.32/h",
+    title: "SkyPilot catalog v7, AWS vms.csv (commit 27f67dd4, a snapshot from before June 2025): trn2.48xlarge $85.964/h and p5en.48xlarge $84.80/h in us-east-2, p5.48xlarge $98.32/h",
     url: "https://github.com/skypilot-org/skypilot-catalog/blob/27f67dd4e1bc0d35fa0ec075180ad54b230882c4/catalogs/v7/aws/vms.csv",
-    date: "before 2025-06",
+    date: "2025",
 };
 /// Vantage's instance data for p6-b300 (via a public write-up).
 pub static VANTAGE_B300: Citation = Citation {
@@ -230,6 +230,16 @@ pub fn rental_options(chip: &str) -> Vec<(&'static str, Sourced<f64>)> {
                 "no GB300 NVL72 rental price was found; the HGX B300 instance's rate per GPU is assumed",
             )
         )],
+        "b300" => alloc::vec![(
+            "AWS p6-b300 on-demand ($142.42/h ÷ 8)",
+            e(142.42 / 8.0, &VANTAGE_B300).note("Vantage data via a public write-up")
+        )],
+        "mi300x" | "mi325x" => alloc::vec![(
+            "no primary price read: about $2 per GPU-hour at neoclouds",
+            Sourced::assumption(if chip == "mi300x" { 2.0 } else { 2.1 }).note(
+                "third-party surveys put MI300X at about $1.5–2 per GPU-hour at neoclouds and about $6 on Azure and OCI, and MI325X at $2.0–2.25; no provider's own page was read",
+            ),
+        )],
         _ => alloc::vec![(
             "no published price",
             Sourced::assumption(3.0)
@@ -249,6 +259,12 @@ pub fn ownership_default(chip: &str) -> Ownership {
         "gb300" => (55_000.0, 1_900.0),
         "trn2" => (15_000.0, 844.0),
         "trn3" => (25_000.0, 1_500.0),
+        "b300" => (45_000.0, 1_900.0),
+        "rubin" => (60_000.0, 2_600.0),
+        "mi300x" => (15_000.0, 1_200.0),
+        "mi325x" => (20_000.0, 1_500.0),
+        "mi355x" => (30_000.0, 2_000.0),
+        "mi455x" => (45_000.0, 2_600.0),
         _ => (10_000.0, 700.0),
     };
     let chip_usd = if matches!(chip, "h100-sxm" | "h200" | "b200") {

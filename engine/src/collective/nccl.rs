@@ -3,6 +3,8 @@
 //! nodes rail-aligned rings and trees whose phases pipeline instead of running one after
 //! another. NCCL picks the fastest algorithm and protocol for each size; so does this model.
 //!
+//! AMD's RCCL is a fork of NCCL with the same protocols; Instinct systems use this model too.
+//!
 //! The latencies are NCCL's own tuning constants (`src/graph/tuning.cc`); they make the
 //! slow ramp of bus bandwidth at small and mid sizes that a single alpha-beta line misses.
 
@@ -47,6 +49,14 @@ pub static COREWEAVE_NCCL: Citation = Citation {
     key: "COREWEAVE-NCCL",
     title: "coreweave/nccl-tests README: all_reduce_perf on GB200 NVL72, one and two racks (NCCL 2.26.2)",
     url: "https://github.com/coreweave/nccl-tests/blob/master/README.md",
+    date: "2025",
+};
+
+/// rccl-tests on one 8 × MI300X server (AMD's RCCL, a fork of NCCL with the same protocols).
+pub static RCCL_MI300X: Citation = Citation {
+    key: "RCCL-MI300X",
+    title: "hisohara/ai-scripts, training/01_rccl-smoketest/README.md: rccl-tests all_reduce_perf on 8 × MI300X, 8 B to 8 GiB (commit 0780bb3c)",
+    url: "https://github.com/hisohara/ai-scripts/blob/0780bb3c957ba1dd4254b3147c2027a44304db34/training/01_rccl-smoketest/README.md",
     date: "2025",
 };
 
@@ -113,13 +123,15 @@ impl Proto {
     }
 }
 
-/// NVIDIA GPU generation, for NCCL's per-generation limits.
+/// GPU generation, for NCCL's (and RCCL's) per-generation limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gen {
     /// H100, H200.
     Hopper,
     /// B200, GB200, GB300.
     Blackwell,
+    /// AMD Instinct (RCCL, NCCL's fork, with the same protocols and constants).
+    Cdna,
 }
 
 impl Gen {
@@ -128,7 +140,9 @@ impl Gen {
     pub fn of(chip: &str) -> Option<Gen> {
         match chip {
             "h100-sxm" | "h200" => Some(Gen::Hopper),
-            "b200" | "gb200" | "gb300" | "b300" => Some(Gen::Blackwell),
+            // Rubin: an assumption until NCCL publishes its constants for it.
+            "b200" | "gb200" | "gb300" | "b300" | "rubin" => Some(Gen::Blackwell),
+            "mi300x" | "mi325x" | "mi355x" | "mi455x" => Some(Gen::Cdna),
             _ => None,
         }
     }
@@ -140,12 +154,14 @@ impl Gen {
         match self {
             Gen::Hopper => 5,
             Gen::Blackwell => 6,
+            Gen::Cdna => u32::MAX,
         }
     }
     /// LL's bus-bandwidth ceiling on one node (tuning.cc llMaxBws), B/s.
     const fn ll_max(self) -> f64 {
         match self {
-            Gen::Hopper => 141e9,
+            // RCCL's own ceiling is not read: Hopper's is assumed for Instinct.
+            Gen::Hopper | Gen::Cdna => 141e9,
             Gen::Blackwell => 282e9,
         }
     }
