@@ -234,6 +234,8 @@ struct Net {
     raw_link: f64,
     /// On NVIDIA systems, what NCCL's model needs.
     nccl: Option<nccl::Links>,
+    /// Tier sizes of a tiered switch fabric (Trn3), innermost first.
+    tiers: Option<Vec<u32>>,
 }
 
 impl Net {
@@ -272,6 +274,10 @@ impl Net {
             net_extra: s.scale_out_latency.value.get(),
             gen,
         });
+        let tiers = match &fabric {
+            Fabric::Tiered { tiers, .. } => Some(tiers.clone()),
+            _ => None,
+        };
         Net {
             n: fabric.chips(),
             alpha: s.hop_latency.value.get(),
@@ -281,6 +287,7 @@ impl Net {
             hypercube,
             raw_link,
             nccl,
+            tiers,
         }
     }
     /// The slowest link a ring through every chip must use.
@@ -435,6 +442,10 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
                 formula: format!("{f} with n={}, α={}, B={}", net.n, us(a), bps(b)),
             }
         }
+        Algorithm::Direct if net.tiers.is_some() => {
+            let tiers = net.tiers.as_deref().unwrap_or(&[]);
+            tiered(tiers, &net.links, a, op, s)
+        }
         Algorithm::Direct => {
             if net.switch.is_none() {
                 return Err("needs a switch: every chip must reach every other in one hop".into());
@@ -491,6 +502,68 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
     })
 }
 
+/// Tier by tier through a tiered switch fabric: at each tier the chips that share its
+/// switch (or its direct links) exchange directly at that tier's port rate, on a shard that
+/// shrinks tier by tier, so the slowest tier (the racks' direct links) moves the least.
+fn tiered(tiers: &[u32], ports: &[f64], a: f64, op: Op, s: f64) -> Terms {
+    let n: f64 = tiers.iter().map(|k| f64::from(*k)).product();
+    if op == Op::AllToAll {
+        // Each chip's S/n to every other chip: the share bound for another rack crosses the
+        // direct links; the rest of the rack's share crosses the rack switch (with what the
+        // direct link brings in, forwarded); the server's share its own switch.
+        let server = f64::from(tiers[0]);
+        let rack = server * f64::from(tiers.get(1).copied().unwrap_or(1));
+        let port = |i: usize| ports[i.min(ports.len() - 1)];
+        let t_racks = s * (n - rack) / n / port(2);
+        let t_rack = (s * (rack - server) / n + s * (n - rack) / n * (rack - 1.0) / rack) / port(1);
+        let t_server = s * (server - 1.0) / n / port(0);
+        let levels = tiers.iter().filter(|k| **k > 1).count() as f64;
+        return Terms {
+            lat: levels * a,
+            bw: t_racks.max(t_rack).max(t_server),
+            formula: format!(
+                "tiers at once: max(other racks S·(n−r)/n ÷ {}, rack S·(r−s)/n (+ forwarded) ÷ {}, server S·(s−1)/n ÷ {}) with n={n}, r={rack}, s={server}",
+                bps(port(2)),
+                bps(port(1)),
+                bps(port(0))
+            ),
+        };
+    }
+    let (mut lat, mut bw, mut data) = (0.0, 0.0, s);
+    let mut parts = Vec::new();
+    for (i, &k) in tiers.iter().enumerate() {
+        if k < 2 {
+            continue;
+        }
+        let kf = f64::from(k);
+        let b = ports[i.min(ports.len() - 1)];
+        let w = match op {
+            Op::Broadcast => s / b,
+            _ => (kf - 1.0) / kf * data / b,
+        };
+        // Each tier has links of its own, so chunks stream through the tiers together: the
+        // slowest tier sets the rate (as the pipelined hierarchy across nodes does).
+        lat += a;
+        bw = f64::max(bw, w);
+        parts.push(format!("{k} at {}", bps(b)));
+        data /= kf;
+    }
+    if op == Op::AllReduce {
+        lat *= 2.0;
+        bw *= 2.0;
+    }
+    Terms {
+        lat,
+        bw,
+        formula: format!(
+            "{}tier by tier, pipelined: Σᵢ α + maxᵢ (kᵢ−1)/kᵢ · Sᵢ ÷ Bᵢ, Sᵢ₊₁ = Sᵢ/kᵢ; tiers {}; α={}",
+            if op == Op::AllReduce { "2 × " } else { "" },
+            parts.join(", then "),
+            us(a)
+        ),
+    }
+}
+
 /// Algorithms to try for `auto`, in order of preference on ties.
 const INTRA: [Algorithm; 6] = [
     Algorithm::InNetwork,
@@ -520,6 +593,21 @@ fn best_intra(net: &Net, op: Op, s: f64) -> Option<(Algorithm, Terms)> {
 #[must_use]
 pub fn subgroup_time(sys: &System, op: Op, k: u32, bytes: Bytes) -> Option<f64> {
     let net = Net::of(sys);
+    if let Some(tiers) = &net.tiers {
+        // A group of k neighbouring chips fills the innermost tiers first.
+        let mut left = k.max(1);
+        let mut sub = Vec::new();
+        for &t in tiers {
+            let here = left.min(t);
+            sub.push(here);
+            left = left.div_ceil(here.max(1));
+            if left <= 1 {
+                break;
+            }
+        }
+        let t = tiered(&sub, &net.links, net.alpha, op, bytes.get());
+        return Some(t.lat + t.bw);
+    }
     let l = net.nccl?;
     if op == Op::AllToAll || k < 2 {
         return None;

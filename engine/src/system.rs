@@ -178,6 +178,12 @@ pub enum Shape {
         /// Whether the switch reduces in flight.
         in_network_reduction: bool,
     },
+    /// Tiers of switches, innermost first: chips per server, servers per rack, racks joined
+    /// by direct links (one port figure per tier).
+    Tiered {
+        /// Group size at each tier.
+        tiers: Vec<u32>,
+    },
 }
 
 /// Another published value for a figure, shown beside the one the model uses.
@@ -261,6 +267,10 @@ impl System {
             Shape::Torus { dims } => Fabric::Torus {
                 dims: dims.clone(),
                 links: self.links.iter().map(|l| l.value).collect(),
+            },
+            Shape::Tiered { tiers } => Fabric::Tiered {
+                tiers: tiers.clone(),
+                ports: self.links.iter().map(|l| l.value).collect(),
             },
             Shape::Switch {
                 chips,
@@ -535,16 +545,49 @@ pub fn presets() -> Vec<System> {
     v
 }
 
+/// A Trn3 UltraServer as AWS's Trn3 instance page itemises its links (PCIe Gen6 x8, about
+/// 64 GB/s per direction each): 4 to the server's switch, 5 to the rack's switch, 2 direct to
+/// the same position in the other rack. AWS labels the three figures "bidirectional", but
+/// 4 × x8 Gen6 is 256 GB/s per direction, so they are read per direction. AWS's totals
+/// (2.56 TB/s on the chip page, 2,048 GiB/s on the instance page) are the alternatives.
 fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> System {
+    let gen2 = chips == 144;
+    let (tiers, links) = if gen2 {
+        (
+            vec![4, 18, 2],
+            vec![
+                gbs(256.0, &N_TRN3).note("4 × PCIe Gen6 x8 to the intra-server switch (AWS: 256 GB/s)"),
+                gbs(320.0, &N_TRN3).note("5 × PCIe Gen6 x8 to the inter-server switch of the rack (AWS: 320 GB/s)"),
+                gbs(128.0, &N_TRN3).note("2 × PCIe Gen6 x8 direct to the same position in the other rack (AWS: 128 GB/s)"),
+            ],
+        )
+    } else {
+        // Gen1: two racks of two 16-chip servers whose pair shares a NeuronSwitch (AWS's
+        // diagram); the itemised links are given for Gen2, so the split is an estimate.
+        (
+            vec![32, 1, 2],
+            vec![
+                Sourced::estimate(BytesPerSec::new(576.0 * GB), &N_TRN3).note(
+                    "estimate: the 9 switch links of a Gen2 chip (256 + 320 GB/s) into the switch two servers share",
+                ),
+                Sourced::estimate(BytesPerSec::new(576.0 * GB), &N_TRN3)
+                    .note("estimate: the same switch (one pair of servers per rack)"),
+                gbs(128.0, &N_TRN3).note("2 × PCIe Gen6 x8 direct to the other rack (AWS, Gen2 itemisation)"),
+            ],
+        )
+    };
+    let id = if gen2 {
+        "trn3-ultra-144"
+    } else {
+        "trn3-ultra-64"
+    };
     System {
-        id: if chips == 64 { "trn3-ultra-64" } else { "trn3-ultra-144" },
+        id,
         name,
         chip: "trn3",
         concept: false,
-        shape: Shape::Switch { chips, in_network_reduction: false },
-        links: vec![Sourced::estimate(BytesPerSec::new(1280.0 * GB), &N_T3).note(
-            "2.56 TB/s NeuronLink-v4 per chip, read as bidirectional like AWS's Trn2 total (1.28 TB/s = 640 GB/s per direction); AWS does not say",
-        )],
+        shape: Shape::Tiered { tiers },
+        links,
         hop_latency: neuronlink_hop(),
         link_efficiency: assumed_eff(),
         in_network_efficiency: None,
@@ -553,16 +596,21 @@ fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> S
         scale_out_efficiency: efa_eff(),
         service_unit: Sourced::vendor(unit, &N_TRN3).note(unit_note),
         overlap: overlap_of("trn3"),
-        rack_chips: rack_of(if chips == 64 { "trn3-ultra-64" } else { "trn3-ultra-144" }),
+        rack_chips: rack_of(id),
         alternatives: vec![
+            Alternative {
+                what: "scale-up per chip per direction: 2.56 TB/s NeuronLink-v4 (Trainium3 chip page) read as bidirectional",
+                figure: Sourced::estimate(1280.0 * GB, &N_T3),
+                unit: "B/s",
+            },
             Alternative {
                 what: "scale-up per chip per direction: 2,048 GiB/s (Trn3 instance page) halved",
                 figure: Sourced::estimate(1024.0 * 1_073_741_824.0, &N_TRN3),
                 unit: "B/s",
             },
             Alternative {
-                what: "scale-up per chip per direction: the itemised links, 11 × PCIe Gen6 x8 ≈ 704 GB/s",
-                figure: Sourced::estimate(704.0 * GB, &N_TRN3).note("4 to the intra-server switch, 5 to the inter-server switch, 2 direct"),
+                what: "scale-up per chip per direction: the itemised links added up (the default)",
+                figure: Sourced::estimate(704.0 * GB, &N_TRN3).note("256 + 320 + 128 GB/s"),
                 unit: "B/s",
             },
         ],
@@ -654,6 +702,48 @@ mod tests {
     use alloc::string::ToString;
 
     #[test]
+    fn trn3_follows_the_itemised_links_and_crossing_racks_costs() {
+        // AWS's Trn3 instance page: per chip 4 × Gen6 x8 in the server (256 GB/s), 5 to the
+        // rack switch (320), 2 direct between racks (128); 36 servers of 4 chips.
+        let t = find("trn3-ultra-144").unwrap();
+        assert_eq!(t.chips(), 144);
+        let m = t.metrics().unwrap();
+        assert_eq!(m.diameter, 2);
+        assert!((m.injection.get() - 704e9).abs() < 1e6);
+        assert!((m.bisection.get() - 72.0 * 128e9).abs() < 1e6);
+        // AWS's 2.56 TB/s total stays an alternative, not the default.
+        assert!(t
+            .alternatives
+            .iter()
+            .any(|a| (a.figure.value - 1280e9).abs() < 1.0));
+        let bw = |sys: &System| {
+            let cl = Cluster {
+                system: sys.clone(),
+                nodes: 1,
+            };
+            crate::collective::estimate(
+                &cl,
+                crate::collective::Op::AllToAll,
+                crate::units::Bytes::mib(64.0),
+                crate::collective::Algorithm::Auto,
+            )
+            .unwrap()
+            .time
+            .get()
+        };
+        // An all-to-all across both racks waits on the 128 GB/s direct links.
+        let flat = System {
+            shape: Shape::Switch {
+                chips: 144,
+                in_network_reduction: false,
+            },
+            links: vec![Sourced::user(BytesPerSec::new(640e9))],
+            ..t.clone()
+        };
+        assert!(bw(&t) > 2.0 * bw(&flat), "{} {}", bw(&t), bw(&flat));
+    }
+
+    #[test]
     fn every_preset_is_valid_and_sourced() {
         let chips = crate::catalog::ids();
         for s in presets() {
@@ -661,6 +751,7 @@ mod tests {
             assert!(chips.contains(&s.chip), "{}: chip {}", s.id, s.chip);
             let want = match &s.shape {
                 Shape::Torus { dims } => dims.len(),
+                Shape::Tiered { tiers } => tiers.len(),
                 Shape::Switch { .. } => 1,
             };
             assert_eq!(s.links.len(), want, "{}", s.id);

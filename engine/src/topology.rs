@@ -40,6 +40,16 @@ pub enum Fabric {
         /// Per link, per direction.
         link: BytesPerSec,
     },
+    /// Tiers of switches (Trn3's UltraServer): `tiers[0]` chips share a server switch,
+    /// `tiers[1]` servers share a rack switch, and `tiers[2]` racks (at most two) are joined by
+    /// direct links between chips in the same position. `ports[i]` is each chip's per-direction
+    /// bandwidth into tier `i`.
+    Tiered {
+        /// Group size at each tier, innermost first.
+        tiers: Vec<u32>,
+        /// Per chip, per direction, at each tier.
+        ports: Vec<BytesPerSec>,
+    },
     /// Every chip has one port into a non-blocking switch (NVSwitch, NeuronSwitch).
     Switch {
         /// Chips on the switch.
@@ -142,6 +152,34 @@ impl Fabric {
                     return Err(TopologyError::TooFewChips(*chips));
                 }
             }
+            Fabric::Tiered { tiers, ports } => {
+                if tiers.is_empty() || tiers.len() != ports.len() || tiers.len() > 3 {
+                    return Err(TopologyError::BadTorus(format!(
+                        "{} tiers but {} port bandwidths (one to three tiers)",
+                        tiers.len(),
+                        ports.len()
+                    )));
+                }
+                if tiers.len() == 3 && tiers[2] > 2 {
+                    return Err(TopologyError::BadTorus(format!(
+                        "{} racks: direct links join at most two",
+                        tiers[2]
+                    )));
+                }
+                if let Some(k) = tiers.iter().find(|k| **k < 1) {
+                    return Err(TopologyError::BadTorus(format!("a tier of {k}")));
+                }
+                for b in ports {
+                    bw_ok(*b)?;
+                }
+                let n: u64 = tiers.iter().map(|k| u64::from(*k)).product();
+                if n < 2 {
+                    return Err(TopologyError::TooFewChips(n as u32));
+                }
+                if n > MAX_CHIPS {
+                    return Err(TopologyError::TooLarge(n));
+                }
+            }
             Fabric::Hypercube { dim, link } => {
                 bw_ok(*link)?;
                 if *dim == 0 {
@@ -184,7 +222,20 @@ impl Fabric {
             Fabric::Ring { chips, .. } | Fabric::Switch { chips, .. } => *chips,
             Fabric::Hypercube { dim, .. } => 1 << dim,
             Fabric::Torus { dims, .. } => dims.iter().product(),
+            Fabric::Tiered { tiers, .. } => tiers.iter().product(),
         }
+    }
+
+    /// For a tiered fabric: (chips per rack, racks, chips per server).
+    fn rack_split(tiers: &[u32]) -> (u32, u32, u32) {
+        let server = tiers[0];
+        let rack = if tiers.len() >= 2 {
+            tiers[0] * tiers[1]
+        } else {
+            tiers[0]
+        };
+        let racks = if tiers.len() == 3 { tiers[2] } else { 1 };
+        (rack, racks, server)
     }
 
     /// Short description: `4×4×4 torus`, `72-chip switch`.
@@ -197,6 +248,11 @@ impl Fabric {
                 format!("{} {}D torus", d.join("×"), dims.len())
             }
             Fabric::Hypercube { dim, .. } => format!("{dim}-dimensional hypercube"),
+            Fabric::Tiered { tiers, .. } => {
+                let (_, racks, server) = Self::rack_split(tiers);
+                let per_rack = tiers.get(1).copied().unwrap_or(1);
+                format!("{racks} × {per_rack} × {server} switched tiers")
+            }
             Fabric::Switch {
                 chips,
                 in_network_reduction,
@@ -293,6 +349,32 @@ impl Fabric {
                     }
                 }
             }
+            Fabric::Tiered { tiers, ports } => {
+                // Chips in one rack reach each other through a switch (the server's when they
+                // share a server); a chip reaches its counterpart in the other rack directly.
+                let (rack, racks, server) = Self::rack_split(tiers);
+                for i in 0..self.chips() {
+                    for j in (0..self.chips()).filter(|j| *j != i) {
+                        let (axis, bw) = if i / rack == j / rack {
+                            if i / server == j / server {
+                                (0, ports[0])
+                            } else {
+                                (1, ports[1.min(ports.len() - 1)])
+                            }
+                        } else if racks > 1 && i % rack == j % rack {
+                            (2, ports[ports.len() - 1])
+                        } else {
+                            continue;
+                        };
+                        out.push(Link {
+                            from: i,
+                            to: j,
+                            bandwidth: bw,
+                            axis,
+                        });
+                    }
+                }
+            }
         }
         out
     }
@@ -312,6 +394,20 @@ impl Fabric {
     pub fn distances(&self, from: u32) -> Vec<u32> {
         match self {
             Fabric::Switch { chips, .. } => (0..*chips).map(|j| u32::from(j != from)).collect(),
+            Fabric::Tiered { tiers, .. } => {
+                let (rack, _, _) = Self::rack_split(tiers);
+                (0..self.chips())
+                    .map(|j| {
+                        if j == from {
+                            0
+                        } else if j / rack == from / rack || j % rack == from % rack {
+                            1
+                        } else {
+                            2
+                        }
+                    })
+                    .collect()
+            }
             Fabric::Torus { dims, .. } => {
                 let c = Self::coords(dims, from);
                 (0..self.chips())
@@ -365,6 +461,7 @@ impl Fabric {
                 }),
             Fabric::Hypercube { dim, link } => *link * f64::from(*dim),
             Fabric::Switch { port, .. } => *port,
+            Fabric::Tiered { ports, .. } => ports.iter().fold(BytesPerSec::new(0.0), |a, b| a + *b),
         }
     }
 
@@ -376,6 +473,12 @@ impl Fabric {
             Fabric::Ring { chips, link } => *link * if *chips > 2 { 2.0 } else { 1.0 },
             Fabric::Hypercube { dim, link } => *link * f64::from(1u32 << (dim - 1)),
             Fabric::Switch { chips, port, .. } => *port * f64::from(chips / 2),
+            Fabric::Tiered { tiers, ports } => {
+                // Two racks: the cut between them carries each chip's direct links. One rack:
+                // half its chips through the rack switch.
+                let _ = tiers;
+                ports[ports.len() - 1] * f64::from(self.chips() / 2)
+            }
             Fabric::Torus { dims, links } => {
                 let n = f64::from(self.chips());
                 dims.iter()
@@ -411,6 +514,12 @@ impl Fabric {
         let n = self.chips();
         let links = match self {
             Fabric::Switch { chips, .. } => *chips,
+            // Ports into each switch tier, plus the direct links between racks.
+            Fabric::Tiered { tiers, .. } => {
+                let (_, racks, _) = Self::rack_split(tiers);
+                let switched = tiers.len().min(2) as u32;
+                n * switched + if racks > 1 { n / 2 } else { 0 }
+            }
             _ => (self.links().len() / 2) as u32,
         };
         // Every fabric here is vertex-transitive: distances from chip 0 stand for all.
@@ -422,7 +531,7 @@ impl Fabric {
             _ => self.adjacency()[0].len() as u32,
         };
         let blast_radius = match self {
-            Fabric::Switch { .. } => 1,
+            Fabric::Switch { .. } | Fabric::Tiered { .. } => 1,
             _ => n,
         };
         Ok(Metrics {

@@ -58,6 +58,81 @@ pub fn layout(sys: &System) -> Layout {
     match &sys.shape {
         Shape::Switch { chips, .. } => star(*chips),
         Shape::Torus { dims } => torus(dims, &sys.fabric()),
+        Shape::Tiered { tiers } => tiered(tiers),
+    }
+}
+
+/// Tiers of switches: racks side by side, each server a row of chips (joined by its
+/// switch, drawn as links along the row), and the direct links between racks as dashed
+/// lines between chips in the same position.
+fn tiered(tiers: &[u32]) -> Layout {
+    let server = tiers[0];
+    let servers = tiers.get(1).copied().unwrap_or(1);
+    let racks = tiers.get(2).copied().unwrap_or(1);
+    let rack = server * servers;
+    let per_row = server.min(8);
+    let rows = rack.div_ceil(per_row);
+    let (gap, r, pad) = (26.0, 8.0, 34.0);
+    let rack_w = f64::from(per_row - 1) * gap + 2.0 * pad;
+    let between = 120.0;
+    let top = pad + 22.0;
+    let mut chips = Vec::with_capacity((rack * racks) as usize);
+    for k in 0..racks {
+        let ox = f64::from(k) * (rack_w + between) + pad;
+        for i in 0..rack {
+            chips.push((
+                ox + f64::from(i % per_row) * gap,
+                top + f64::from(i / per_row) * gap,
+            ));
+        }
+    }
+    let mut edges = Vec::new();
+    for k in 0..racks {
+        for i in 0..rack {
+            let a = k * rack + i;
+            // Along a server's row: its chips share the server's switch.
+            if (i + 1) % per_row != 0 && (i + 1) % server != 0 && i + 1 < rack {
+                edges.push(Edge {
+                    a,
+                    b: a + 1,
+                    kind: EdgeKind::Link,
+                    path: line(chips[a as usize], chips[(a + 1) as usize]),
+                });
+            }
+            if k + 1 < racks {
+                // An arc over the row, higher for chips further in, so it clears the row's
+                // other chips.
+                let b = (k + 1) * rack + i;
+                let (p, q) = (chips[a as usize], chips[b as usize]);
+                let lift = gap * 0.35 * f64::from(per_row - i % per_row);
+                edges.push(Edge {
+                    a,
+                    b,
+                    kind: EdgeKind::Slow,
+                    path: (p.0, p.1, (p.0 + q.0) / 2.0, p.1 - lift, q.0, q.1),
+                });
+            }
+        }
+    }
+    let captions = (0..racks)
+        .map(|k| {
+            (
+                f64::from(k) * (rack_w + between) + pad - 12.0,
+                pad - 4.0,
+                format!("rack {} · {servers} servers × {server}", k + 1),
+            )
+        })
+        .collect();
+    Layout {
+        chips,
+        edges,
+        switch: None,
+        size: (
+            f64::from(racks) * rack_w + f64::from(racks - 1) * between + pad,
+            top + f64::from(rows) * gap + pad,
+        ),
+        radius: r,
+        captions,
     }
 }
 

@@ -67,12 +67,24 @@ pub fn TopologyPage() -> impl IntoView {
                         let l = layout(&s);
                         view! { <Drawing sys=s.clone() layout=l marking=marking id="topology-svg"/> }
                     }}
-                    <p class="legend small-note">
-                        <span class="key link"></span>"link "
-                        <span class="key wrap"></span>"wraparound "
-                        <span class="key slow"></span>"slowest axis (the selected chip's Z ring on a 3-D torus) "
-                        "· numbers: hops from the selected chip"
-                    </p>
+                    {move || if matches!(sys.get().shape, Shape::Tiered { .. }) {
+                        view! {
+                            <p class="legend small-note">
+                                <span class="key link"></span>"a server's chips on its switch (every chip of a rack also reaches the rest through the rack's switch) "
+                                <span class="key slow"></span>"direct link to the same position in the other rack "
+                                "· shade: hops from the selected chip"
+                            </p>
+                        }.into_any()
+                    } else {
+                        view! {
+                            <p class="legend small-note">
+                                <span class="key link"></span>"link "
+                                <span class="key wrap"></span>"wraparound "
+                                <span class="key slow"></span>"slowest axis (the selected chip's Z ring on a 3-D torus) "
+                                "· numbers: hops from the selected chip"
+                            </p>
+                        }.into_any()
+                    }}
                     {move || {
                         let s = sys.get();
                         (s.chips() == 16 && matches!(s.shape, Shape::Torus { .. })).then(|| view! {
@@ -262,7 +274,7 @@ fn Figures(
                 "Chip {f} failed: a torus with a hole is no longer a torus, so all {} chips of this domain leave service until it is repaired (or the job shrinks to a smaller shape).",
                 m.chips
             )),
-            (Shape::Switch { .. }, Some(f)) => Some(format!(
+            (Shape::Switch { .. } | Shape::Tiered { .. }, Some(f)) => Some(format!(
                 "Chip {f} failed: the switch still joins the other chips, but its service unit of {} chips comes out for repair ({}).",
                 m.blast_radius, s.service_unit.note
             )),
@@ -276,6 +288,7 @@ fn Figures(
                     Shape::Torus { dims } if dims.len() > 1 => format!("axis {} ({}) link", ["X", "Y", "Z", "W"][i.min(3)], dims[i]),
                     Shape::Torus { .. } => "link".into(),
                     Shape::Switch { .. } => "port per chip".into(),
+                    Shape::Tiered { .. } => ["into the server's switch", "into the rack's switch", "direct to the other rack"][i.min(2)].to_string() + ", per chip",
                 };
                 view! {
                     <tr><th scope="row">{axis}", per direction"</th>

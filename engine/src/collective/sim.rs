@@ -75,6 +75,15 @@ impl Net {
                 cap: vec![port.get() * eff; 2 * n as usize],
                 kind: Kind::Switch,
             },
+            // Refused by `simulate` before it gets here; a switch at the slowest tier.
+            Fabric::Tiered { ports, .. } => Net {
+                n,
+                cap: vec![
+                    ports.iter().map(|p| p.get()).fold(f64::INFINITY, f64::min) * eff;
+                    2 * n as usize
+                ],
+                kind: Kind::Switch,
+            },
             Fabric::Hypercube { dim, link } => Net {
                 n,
                 cap: vec![link.get() * eff; (n * dim) as usize],
@@ -365,6 +374,13 @@ pub fn simulate(
             op,
             why: alloc::format!("{e}"),
         })?;
+    if matches!(fabric, Fabric::Tiered { .. }) {
+        return Err(CollectiveError::NotApplicable {
+            algorithm: algo,
+            op,
+            why: "the link-level simulation covers rings, tori, hypercubes and single switches, not tiers of switches".into(),
+        });
+    }
     let net = Net::new(fabric, efficiency);
     let steps = schedule(fabric, op, algo, s)?;
     let mut total = 0.0;
