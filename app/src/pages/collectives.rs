@@ -13,7 +13,7 @@ use crate::charts::canvas::MeasuringCanvas;
 use crate::charts::collectives::{draw, to_csv, CollectiveData, Measurement, Metric, Series};
 use crate::charts::roofline::css_color;
 use crate::state::use_scenario;
-use crate::widgets::{observe_width, size_canvas, Derived, Fig};
+use crate::widgets::{observe_width, size_canvas, Derived};
 
 /// Sizes on the x axis: 8 B to 16 GiB in powers of two.
 fn sizes() -> impl Iterator<Item = f64> {
@@ -329,44 +329,73 @@ fn AtSize() -> impl IntoView {
 /// Every published measurement against the model's figure for it, with how it is used.
 #[component]
 fn CalibrationTable() -> impl IntoView {
+    use crate::widgets::{table_html, HtmlRow, RowCells};
     use engine::collective::Use;
-    let rows = collective::calibration()
-        .into_iter()
+    let points = collective::calibration();
+    let fmt = |c: &collective::Calibration, x: f64| match c.measured {
+        Measured::Busbw(_) => engine::BytesPerSec::new(x).display_si(),
+        Measured::Time(_) => engine::Seconds::new(x).display_si(),
+    };
+    let bound = |c: &collective::Calibration| match c.role {
+        Use::Fitted => ("fitted", 0.15),
+        Use::HeldOut => ("held out", 0.25),
+        Use::Departs => ("departs", 0.25),
+    };
+    let data: Vec<[(&str, String); 2]> = points
+        .iter()
+        .map(|c| {
+            let err = c.predicted().map_or(f64::NAN, |p| p / c.value() - 1.0);
+            [("role", bound(c).0.to_string()), ("error", err.to_string())]
+        })
+        .collect();
+    let cells: Vec<RowCells<1, 3>> = points
+        .iter()
         .enumerate()
         .map(|(i, c)| {
             let predicted = c.predicted().ok();
-            let fmt = |x: f64| match c.measured {
-                Measured::Busbw(_) => engine::BytesPerSec::new(x).display_si(),
-                Measured::Time(_) => engine::Seconds::new(x).display_si(),
-            };
             let err = predicted.map(|p| p / c.value() - 1.0);
-            let (role, bound) = match c.role {
-                Use::Fitted => ("fitted", 0.15),
-                Use::HeldOut => ("held out", 0.25),
-                Use::Departs => ("departs", 0.25),
-            };
-            view! {
-                <tr data-role=role data-error=err.unwrap_or(f64::NAN)>
-                    <th scope="row"><span class="tag">{format!("M{}", i + 1)}</span>{c.label}<span class="run-setup">{c.note}</span></th>
-                    <td><Fig text=fmt(c.value()) source=engine::Source::Cited { citation: c.source }/></td>
-                    <td>{predicted.map(fmt).unwrap_or_default()}</td>
-                    <td class:off=err.is_some_and(|e| e.abs() > bound)>{err.map(|e| format!("{:+.1}%", e * 100.0)).unwrap_or_default()}</td>
-                    <td>{format!("{role} (±{:.0}%)", bound * 100.0)}</td>
-                </tr>
-            }
+            let (role, b) = bound(c);
+            (
+                [format!("M{}", i + 1)],
+                [
+                    (predicted.map(|p| fmt(c, p)).unwrap_or_default(), false),
+                    (
+                        err.map(|e| format!("{:+.1}%", e * 100.0))
+                            .unwrap_or_default(),
+                        err.is_some_and(|e| e.abs() > b),
+                    ),
+                    (format!("{role} (±{:.0}%)", b * 100.0), false),
+                ],
+            )
         })
-        .collect_view();
+        .collect();
+    let rows: Vec<HtmlRow> = points
+        .iter()
+        .zip(&data)
+        .zip(&cells)
+        .map(|((c, d), (lead, cells))| HtmlRow {
+            data: d,
+            lead,
+            label: (c.label, c.note),
+            fig: (
+                fmt(c, c.value()),
+                engine::Source::Cited { citation: c.source },
+                "",
+            ),
+            cells,
+        })
+        .collect();
+    let html = table_html(
+        "calibration-table",
+        &["", "Measurement", "Measured", "Model", "Difference", "Use"],
+        &rows,
+    );
     view! {
         <h2>"The model against measurements"</h2>
         <p class="small-note">"On NVIDIA systems the model runs NCCL's own choice: rings in the LL, LL128 or Simple protocol with NCCL's latency constants, NVLink SHARP, and across nodes rail-aligned rings or trees whose phases stream together. "
             "Fitted: the ring and NVLS efficiencies of each NVLink generation (8 GiB on 8 × H200 and 8 × B200), the NVLS pipeline fill (16 MiB on DGX H100) and EFA's latency per network step (2 × p6-b200, 2 × p5). "
             "Everything else is held out and must come within 25%; one point where the model departs says why. "
             "Two published point-to-point figures are not collectives and are checked against the efficiencies instead: an 8 × H200 GPU-pair copy reached 396.4 GB/s (88% of 450; the model's NVLink 4 ring efficiency is 81%), and one 200G EFA device 193.72 Gb/s (96.9%; the model uses 95%)."</p>
-        <div class="table-wrap">
-            <table class="compare" id="calibration-table">
-                <thead><tr><th scope="col">"Measurement"</th><th scope="col">"Measured"</th><th scope="col">"Model"</th><th scope="col">"Difference"</th><th scope="col">"Use"</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+        <div inner_html=html></div>
     }
 }

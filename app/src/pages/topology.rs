@@ -7,7 +7,6 @@ use leptos::prelude::*;
 
 use crate::charts::topology::{hypercube_view, layout, EdgeKind, Layout};
 use crate::state::use_scenario;
-use crate::widgets::Fig;
 
 /// System picker, drawing(s) and the fabric's figures.
 #[component]
@@ -279,55 +278,123 @@ fn Figures(
                 m.blast_radius, s.service_unit.note
             )),
         };
-        let links = s
-            .links
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                let axis = match &s.shape {
-                    Shape::Torus { dims } if dims.len() > 1 => format!("axis {} ({}) link", ["X", "Y", "Z", "W"][i.min(3)], dims[i]),
-                    Shape::Torus { .. } => "link".into(),
-                    Shape::Switch { .. } => "port per chip".into(),
-                    Shape::Tiered { .. } => ["into the server's switch", "into the rack's switch", "direct to the other rack"][i.min(2)].to_string() + ", per chip",
-                };
-                view! {
-                    <tr><th scope="row">{axis}", per direction"</th>
-                    <td><Fig text=l.value.display_si() source=l.source estimate=l.estimate note=l.note/></td></tr>
+        use crate::widgets::{escape, fig_html_est};
+        let fig =
+            |v: String, f: &engine::Sourced<f64>| fig_html_est(&v, f.source, f.estimate, f.note);
+        let row = |th: &str, attr: &str, td: String| {
+            format!(
+                "<tr><th scope=\"row\">{}</th><td{attr}>{td}</td></tr>",
+                escape(th)
+            )
+        };
+        let mut body = String::new();
+        body += &row("Fabric", "", escape(&s.fabric().describe()));
+        body += &row("Chips", "", m.chips.to_string());
+        body += &row("Links", "", m.links.to_string());
+        body += &row("Neighbours per chip", "", m.degree.to_string());
+        body += &row(
+            "Diameter",
+            " data-figure=\"diameter\"",
+            format!("{} hops", m.diameter),
+        );
+        body += &row("Mean hop count", "", sig(m.mean_hops, 4));
+        body += &row(
+            "Bisection, per direction",
+            " data-figure=\"bisection\"",
+            m.bisection.display_si(),
+        );
+        body += &row(
+            "Injection per chip, per direction",
+            "",
+            m.injection.display_si(),
+        );
+        body += &row(
+            "Blast radius",
+            " data-figure=\"blast\"",
+            format!("{} chips", m.blast_radius),
+        );
+        for (i, l) in s.links.iter().enumerate() {
+            let axis = match &s.shape {
+                Shape::Torus { dims } if dims.len() > 1 => {
+                    format!("axis {} ({}) link", ["X", "Y", "Z", "W"][i.min(3)], dims[i])
                 }
-            })
-            .collect_view();
-        let alts = s
-            .alternatives
-            .iter()
-            .map(|a| {
-                let v = if a.unit == "B/s" { engine::BytesPerSec::new(a.figure.value).display_si() } else { format!("{} {}", sig(a.figure.value, 4), a.unit) };
-                view! { <li>{a.what}": "<Fig text=v source=a.figure.source estimate=a.figure.estimate note=a.figure.note/></li> }
-            })
-            .collect_view();
-        let so = s.scale_out;
+                Shape::Torus { .. } => "link".into(),
+                Shape::Switch { .. } => "port per chip".into(),
+                Shape::Tiered { .. } => {
+                    [
+                        "into the server's switch",
+                        "into the rack's switch",
+                        "direct to the other rack",
+                    ][i.min(2)]
+                    .to_string()
+                        + ", per chip"
+                }
+            };
+            let v = engine::Sourced {
+                value: l.value.get(),
+                source: l.source,
+                estimate: l.estimate,
+                note: l.note,
+            };
+            body += &row(
+                &format!("{axis}, per direction"),
+                "",
+                fig(l.value.display_si(), &v),
+            );
+        }
         let hl = s.hop_latency;
+        let so = s.scale_out;
+        body += &row(
+            "Hop latency",
+            "",
+            fig(
+                hl.value.display_si(),
+                &engine::Sourced {
+                    value: hl.value.get(),
+                    source: hl.source,
+                    estimate: hl.estimate,
+                    note: hl.note,
+                },
+            ),
+        );
+        body += &row(
+            "Scale-out per chip, per direction",
+            "",
+            fig(
+                so.value.display_si(),
+                &engine::Sourced {
+                    value: so.value.get(),
+                    source: so.source,
+                    estimate: so.estimate,
+                    note: so.note,
+                },
+            ),
+        );
+        let mut alts = String::new();
+        for a in &s.alternatives {
+            let v = if a.unit == "B/s" {
+                engine::BytesPerSec::new(a.figure.value).display_si()
+            } else {
+                format!("{} {}", sig(a.figure.value, 4), a.unit)
+            };
+            alts += &format!("<li>{}: {}</li>", escape(a.what), fig(v, &a.figure));
+        }
+        let html = format!(
+            "<table class=\"compare\" id=\"topology-figures\"><tbody>{body}</tbody></table>{}{}",
+            blast
+                .map(|b| format!("<p class=\"blast\" role=\"status\">{}</p>", escape(&b)))
+                .unwrap_or_default(),
+            if alts.is_empty() {
+                String::new()
+            } else {
+                format!("<h3>Other published figures</h3><ul class=\"alts\">{alts}</ul>")
+            }
+        );
         view! {
             <div class="card figures">
                 <h2>{s.name}</h2>
                 {s.concept.then(|| view! { <p class="badge est">"concept from the brief, not a product"</p> })}
-                <table class="compare" id="topology-figures">
-                    <tbody>
-                        <tr><th scope="row">"Fabric"</th><td>{s.fabric().describe()}</td></tr>
-                        <tr><th scope="row">"Chips"</th><td>{m.chips}</td></tr>
-                        <tr><th scope="row">"Links"</th><td>{m.links}</td></tr>
-                        <tr><th scope="row">"Neighbours per chip"</th><td>{m.degree}</td></tr>
-                        <tr><th scope="row">"Diameter"</th><td data-figure="diameter">{m.diameter}" hops"</td></tr>
-                        <tr><th scope="row">"Mean hop count"</th><td>{sig(m.mean_hops, 4)}</td></tr>
-                        <tr><th scope="row">"Bisection, per direction"</th><td data-figure="bisection">{m.bisection.display_si()}</td></tr>
-                        <tr><th scope="row">"Injection per chip, per direction"</th><td>{m.injection.display_si()}</td></tr>
-                        <tr><th scope="row">"Blast radius"</th><td data-figure="blast">{m.blast_radius}" chips"</td></tr>
-                        {links}
-                        <tr><th scope="row">"Hop latency"</th><td><Fig text=hl.value.display_si() source=hl.source estimate=hl.estimate note=hl.note/></td></tr>
-                        <tr><th scope="row">"Scale-out per chip, per direction"</th><td><Fig text=so.value.display_si() source=so.source estimate=so.estimate note=so.note/></td></tr>
-                    </tbody>
-                </table>
-                {blast.map(|b| view! { <p class="blast" role="status">{b}</p> })}
-                {(!s.alternatives.is_empty()).then(|| view! { <h3>"Other published figures"</h3><ul class="alts">{alts}</ul> })}
+                <div inner_html=html></div>
             </div>
         }
         .into_any()

@@ -897,38 +897,69 @@ fn run_slice(
 /// the panel is first opened.
 #[component]
 fn Claims() -> impl IntoView {
+    use crate::widgets::{table_html, HtmlRow, RowCells};
     let open = RwSignal::new(false);
-    let rows = Memo::new(move |_| open.get().then(engine::claims::checks));
+    let html = move || {
+        open.get().then(|| {
+            let checks = engine::claims::checks();
+            let data: Vec<[(&str, String); 2]> = checks
+                .iter()
+                .map(|c| {
+                    let m = c.model.as_ref().ok().copied().unwrap_or(f64::NAN);
+                    [
+                        ("claimed", c.claimed.0.to_string()),
+                        ("model", m.to_string()),
+                    ]
+                })
+                .collect();
+            let cells: Vec<RowCells<1, 1>> = checks
+                .iter()
+                .map(|c| {
+                    let m = c.model.as_ref().ok().copied();
+                    (
+                        [c.vendor.to_string()],
+                        [(
+                            m.map_or_else(
+                                || "does not evaluate".into(),
+                                |x| format!("{}×", sig(x, 3)),
+                            ),
+                            false,
+                        )],
+                    )
+                })
+                .collect();
+            let rows: Vec<HtmlRow> = checks
+                .iter()
+                .zip(&data)
+                .zip(&cells)
+                .map(|((c, d), (lead, cells))| HtmlRow {
+                    data: d,
+                    lead,
+                    label: (c.claim, &c.setup),
+                    fig: (
+                        if (c.claimed.0 - c.claimed.1).abs() < 1e-9 {
+                            format!("{}×", sig(c.claimed.0, 3))
+                        } else {
+                            format!("{}–{}×", sig(c.claimed.0, 3), sig(c.claimed.1, 3))
+                        },
+                        engine::Source::Cited { citation: c.source },
+                        c.note,
+                    ),
+                    cells,
+                })
+                .collect();
+            table_html(
+                "claims-table",
+                &["Vendor", "Claim, and the model's job", "Claimed", "Model"],
+                &rows,
+            )
+        })
+    };
     view! {
         <details class="card" id="claims" on:toggle=move |_| open.set(true)>
             <summary><h2 class="inline-h">"Vendors' claims against the model"</h2></summary>
             <p class="small-note">"Each claim is put to a comparable job at published prices; where the job differs from the vendor's, the row says how. A model far from a claim is a question to ask the vendor, or the model."</p>
-            {move || rows.get().map(|rows| {
-                let body = rows.into_iter().map(|c| {
-                    let m = c.model.as_ref().ok().copied();
-                    let claimed = if (c.claimed.0 - c.claimed.1).abs() < 1e-9 {
-                        format!("{}×", sig(c.claimed.0, 3))
-                    } else {
-                        format!("{}–{}×", sig(c.claimed.0, 3), sig(c.claimed.1, 3))
-                    };
-                    view! {
-                        <tr data-model=m.unwrap_or(f64::NAN) data-claimed=c.claimed.0>
-                            <td>{c.vendor}</td>
-                            <th scope="row">{c.claim}<span class="run-setup">{c.setup.clone()}</span></th>
-                            <td><Fig text=claimed source=engine::Source::Cited { citation: c.source } note=c.note/></td>
-                            <td>{m.map_or_else(|| "does not evaluate".into(), |x| format!("{}×", sig(x, 3)))}</td>
-                        </tr>
-                    }
-                }).collect_view();
-                view! {
-                    <div class="table-wrap">
-                        <table class="compare" id="claims-table">
-                            <thead><tr><th scope="col">"Vendor"</th><th scope="col">"Claim, and the model's job"</th><th scope="col">"Claimed"</th><th scope="col">"Model"</th></tr></thead>
-                            <tbody>{body}</tbody>
-                        </table>
-                    </div>
-                }
-            })}
+            <div inner_html=move || html().unwrap_or_default()></div>
         </details>
     }
 }
@@ -948,37 +979,77 @@ fn RunCalibration(
         .iter()
         .filter(|p| p.role != Role::Departs && !p.within())
         .count();
-    let group = |role: Role| {
-        points
+    let group = |role: Role, id: &str| {
+        use crate::widgets::{table_html, HtmlRow, RowCells};
+        let pts: Vec<_> = points.iter().filter(|p| p.role == role).collect();
+        let fmt = |p: &engine::workload::calibration::RunPoint, x: f64| match p.measured {
+            Metric::TokensPerS(_) => format!("{} tok/s", thousands(x)),
+            Metric::Mfu(_) => format!("{}% MFU", sig(x * 100.0, 3)),
+            Metric::Busbw(_) => format!("{} GB/s busbw", sig(x / 1e9, 4)),
+            Metric::Time(_) => format!("{} µs", sig(x * 1e6, 3)),
+        };
+        let data: Vec<[(&str, String); 3]> = pts
             .iter()
-            .filter(|p| p.role == role)
             .map(|p| {
-                let fmt = |x: f64| match p.measured {
-                    Metric::TokensPerS(_) => format!("{} tok/s", thousands(x)),
-                    Metric::Mfu(_) => format!("{}% MFU", sig(x * 100.0, 3)),
-                    Metric::Busbw(_) => format!("{} GB/s busbw", sig(x / 1e9, 4)),
-                    Metric::Time(_) => format!("{} µs", sig(x * 1e6, 3)),
-                };
+                [
+                    ("role", role.id().to_string()),
+                    ("family", p.family.id().to_string()),
+                    ("error", p.error().unwrap_or(f64::NAN).to_string()),
+                ]
+            })
+            .collect();
+        let cells: Vec<RowCells<1, 3>> = pts
+            .iter()
+            .map(|p| {
                 let model = p.model.as_ref().ok().copied();
                 let err = p.error();
-                let ok = p.within();
-                view! {
-                    <tr data-role=role.id() data-family=p.family.id() data-error=err.unwrap_or(f64::NAN)>
-                        <td>{p.family.id()}</td>
-                        <th scope="row">{p.label}<span class="run-setup">{p.setup.clone()}</span></th>
-                        <td><Fig text=fmt(p.measured.value()) source=engine::Source::Cited { citation: p.source } note=p.note/></td>
-                        <td>{model.map(fmt).unwrap_or_else(|| "does not fit".into())}</td>
-                        <td class:off=!ok>{err.map(|e| format!("{:+.1}%", e * 100.0)).unwrap_or_default()}</td>
-                        <td>{format!("±{:.0}%", p.tolerance() * 100.0)}</td>
-                    </tr>
-                }
+                (
+                    [p.family.id().to_string()],
+                    [
+                        (
+                            model
+                                .map(|m| fmt(p, m))
+                                .unwrap_or_else(|| "does not fit".into()),
+                            false,
+                        ),
+                        (
+                            err.map(|e| format!("{:+.1}%", e * 100.0))
+                                .unwrap_or_default(),
+                            role != Role::Departs && !p.within(),
+                        ),
+                        (format!("±{:.0}%", p.tolerance() * 100.0), false),
+                    ],
+                )
             })
-            .collect_view()
-    };
-    let head = || {
-        view! {
-            <thead><tr><th scope="col">"Family"</th><th scope="col">"Measurement"</th><th scope="col">"Published"</th><th scope="col">"Model"</th><th scope="col">"Difference"</th><th scope="col">"Allowed"</th></tr></thead>
-        }
+            .collect();
+        let rows: Vec<HtmlRow> = pts
+            .iter()
+            .zip(&data)
+            .zip(&cells)
+            .map(|((p, d), (lead, cells))| HtmlRow {
+                data: d,
+                lead,
+                label: (p.label, &p.setup),
+                fig: (
+                    fmt(p, p.measured.value()),
+                    engine::Source::Cited { citation: p.source },
+                    p.note,
+                ),
+                cells,
+            })
+            .collect();
+        table_html(
+            id,
+            &[
+                "Family",
+                "Measurement",
+                "Published",
+                "Model",
+                "Difference",
+                "Allowed",
+            ],
+            &rows,
+        )
     };
     view! {
         <details class="card" id="run-calibration">
@@ -991,20 +1062,12 @@ fn RunCalibration(
                 "Fitted: the NVLink ring and SHARP efficiencies of each NVLink generation (8 × H200, 8 × B200), the NVLS pipeline fill (16 MiB on DGX H100), EFA's latency per network step (2 × p6-b200, 2 × p5), Trainium's BF16 matmul efficiency (Trn1 GPT-3 175B) and the serving kernel factor (8 × H200 MLPerf). "
                 "Held out: everything else, including NVIDIA's FP8 runs, which the model reaches with FP8 matmuls at their measured maximum, attention and the output head in BF16 and the casts to FP8 costed. Hover a figure for its source and assumptions."</p>
             <h3>"Fitted"</h3>
-            <div class="table-wrap">
-                <table class="compare" id="run-calibration-fitted">{head()}<tbody>{group(Role::Fitted)}</tbody></table>
-            </div>
+            <div inner_html=group(Role::Fitted, "run-calibration-fitted")></div>
             <h3>"Held out"</h3>
-            <div class="table-wrap">
-                <table class="compare" id="run-calibration-table">{head()}<tbody>{group(Role::HeldOut)}</tbody></table>
-            </div>
-            {(departs > 0).then(|| view! {
-                <h3>"Where the model departs"</h3>
-                <p class="small-note">"Outside the held-out bound; each row's note names the mechanism the model lacks."</p>
-                <div class="table-wrap">
-                    <table class="compare" id="run-calibration-departs">{head()}<tbody>{group(Role::Departs)}</tbody></table>
-                </div>
-            })}
+            <div inner_html=group(Role::HeldOut, "run-calibration-table")></div>
+            <h3>"Where the model departs"</h3>
+            <p class="small-note">{if departs == 0 { "None." } else { "Outside the held-out bound; each row's note names the mechanism the model lacks." }}</p>
+            <div inner_html=group(Role::Departs, "run-calibration-departs")></div>
         </details>
     }
 }
