@@ -204,6 +204,27 @@ test('topology: a link opens the drawing; clicking shows hop distances and a fai
   assert.deepEqual(page.errors, []);
 });
 
+test('the added systems are on every page, and Trn3 is drawn as AWS itemises its links', async () => {
+  const added = ['mi300x-8', 'mi355x-8', 'hgx-b300-8', 'vr-nvl72', 'helios-72', 'tpu-v5p-512', 'tpu7x-512'];
+  const topo = await open('?page=topology&sys=trn3-ultra-144&sel=0');
+  const options = await topo.$$eval('select[name=system] option', (os) => os.map((o) => o.value));
+  for (const id of added) assert.ok(options.includes(id), `topology lacks ${id}`);
+  // Two racks of 18 servers × 4 chips: one hop inside a rack or to the same position across.
+  assert.equal(await topo.textContent('[data-figure="diameter"]'), '2 hops');
+  const svg = topo.locator('#topology-svg');
+  assert.equal(await svg.locator('g.chip[data-chip="72"]').getAttribute('data-hops'), '1');
+  assert.equal(await svg.locator('g.chip[data-chip="73"]').getAttribute('data-hops'), '2');
+  assert.match(await topo.textContent('#topology-figures'), /direct to the other rack, per chip, per direction\s*128 GB\/s/);
+  const coll = await open('?page=collectives&csys=mi300x-8,tpu7x-512&cop=all-reduce&calgo=auto&nodes=1&size=1GiB');
+  assert.equal(await coll.locator('#collective-table tbody tr').count(), 2);
+  for (const id of added) assert.equal(await coll.locator(`input[name=csys][value="${id}"]`).count(), 1, id);
+  const work = await open('?page=workload&wsys=mi325x-8&wnodes=8');
+  const wopts = await work.$$eval('select[name=wsys] option', (os) => os.map((o) => o.value));
+  for (const id of added) assert.ok(wopts.includes(id), `workload lacks ${id}`);
+  assert.ok(Number(await work.getAttribute('#tokens-per-s', 'data-value')) > 0);
+  assert.deepEqual([...topo.errors, ...coll.errors, ...work.errors], []);
+});
+
 test('collectives: a link opens the charts and the table, with measurements beside the model', async () => {
   const page = await open('?page=collectives&csys=hgx-h200-8,trn2-ultra-64&cop=all-reduce&calgo=ring,auto&nodes=1&size=8GiB');
   assert.equal(await page.locator('#collective-time').getAttribute('data-series'), '4');
