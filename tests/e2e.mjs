@@ -225,6 +225,37 @@ test('the added systems are on every page, and Trn3 is drawn as AWS itemises its
   assert.deepEqual([...topo.errors, ...coll.errors, ...work.errors], []);
 });
 
+test('an edited system opens from a link on every page, and the editor makes one', async () => {
+  // Trn2 reshaped to a 4×8 torus with a slower second axis, 400 Gb/s out and $3.50 per chip-hour.
+  const spec = 'edit:trn2-16;torus=4x8;links=128/64;out=400;usd=3.5';
+  const q = encodeURIComponent(spec);
+  const topo = await open(`?page=topology&sys=${q}&sel=0`);
+  assert.equal(await topo.locator('#topology-svg').getAttribute('data-chips'), '32');
+  assert.match(await topo.textContent('#topology-figures'), /axis Y \(8\) link, per direction\s*64 GB\/s/);
+  assert.match(await topo.textContent('#topology-figures'), /edited/);
+  // The editor: back to a 64-chip switch; the link carries the new spec.
+  await topo.click('#edit-system summary');
+  await topo.fill('input[name=edit-shape]', '64');
+  await topo.fill('input[name=edit-links]', '640');
+  await topo.click('#edit-apply');
+  await topo.waitForFunction(() => document.querySelector('#topology-svg')?.dataset.chips === '64');
+  await topo.waitForFunction(() => (new URLSearchParams(location.search).get('sys') || '').startsWith('edit:trn2-16;switch=64;links=640;out=400;'));
+  await topo.fill('input[name=edit-links]', 'fast');
+  await topo.click('#edit-apply');
+  assert.match(await topo.textContent('#edit-system .error'), /not a valid links/);
+  const work = await open(`?page=workload&wsys=${q}&wnodes=2`);
+  assert.equal(Number(await work.getAttribute('#rate', 'data-value')), 3.5);
+  assert.ok(Number(await work.getAttribute('#tokens-per-s', 'data-value')) > 0);
+  assert.equal(await work.locator(`select[name=wsys] option[value="${spec}"]`).count(), 1);
+  const coll = await open(`?page=collectives&csys=hgx-h100-8,${q}&cop=all-reduce&calgo=auto&nodes=1&size=1GiB`);
+  assert.equal(await coll.locator('#collective-table tbody tr').count(), 2);
+  assert.ok(await coll.locator(`input[name=csys][value="${spec}"]`).isChecked());
+  // A broken edit in a link is reported and the default shown.
+  const bad = await open(`?page=topology&sys=${encodeURIComponent('edit:trn2-16;torus=4xq')}`);
+  assert.match(await bad.textContent('.notice'), /torus/);
+  assert.deepEqual([...topo.errors, ...work.errors, ...coll.errors, ...bad.errors], []);
+});
+
 test('collectives: a link opens the charts and the table, with measurements beside the model', async () => {
   const page = await open('?page=collectives&csys=hgx-h200-8,trn2-ultra-64&cop=all-reduce&calgo=ring,auto&nodes=1&size=8GiB');
   assert.equal(await page.locator('#collective-time').getAttribute('data-series'), '4');

@@ -242,19 +242,29 @@ pub fn fig_html_est(text: &str, source: Source, estimate: bool, note: &str) -> S
     } else {
         ("", "")
     };
-    let user = if matches!(source, Source::UserEdit) {
-        " user"
+    let (user, edited) = if matches!(source, Source::UserEdit) {
+        (" user", "<span class=\"badge user\">edited</span>")
     } else {
-        ""
+        ("", "")
     };
     format!(
-        "<span class=\"fig{user}\" tabindex=\"0\">{}{badge}<span class=\"tip\" role=\"tooltip\">{src}{est}{note}</span></span>",
+        "<span class=\"fig{user}\" tabindex=\"0\">{}{badge}{edited}<span class=\"tip\" role=\"tooltip\">{src}{est}{note}</span></span>",
         escape(text)
     )
 }
 
 /// The owned cells of an [`HtmlRow`]: `L` lead cells and `C` plain cells (flagged or not).
 pub type RowCells<const L: usize, const C: usize> = ([String; L], [(String, bool); C]);
+
+/// The markup of [`Derived`] as text.
+#[must_use]
+pub fn derived_html(text: &str, formula: &str) -> String {
+    format!(
+        "<span class=\"fig derived\" tabindex=\"0\">{}<span class=\"tip\" role=\"tooltip\">{}</span></span>",
+        escape(text),
+        escape(formula)
+    )
+}
 
 /// One row of a read-only table of published figures against the model's.
 pub struct HtmlRow<'a> {

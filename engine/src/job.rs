@@ -170,10 +170,20 @@ pub struct JobReport {
     pub overlap: Sourced<f64>,
 }
 
-/// The price model of a job.
-fn pricing(job: &Job, chip: &str) -> (Pricing, Sourced<f64>) {
+/// The ownership defaults of a chip on a system: an edited system's power replaces the
+/// chip's default.
+fn ownership(sys: &System, chip: &str) -> tco::Ownership {
+    let mut o = tco::ownership_default(chip);
+    if let Some(w) = sys.power_w {
+        o.power_w = w;
+    }
+    o
+}
+
+/// The price model of a job on `sys`.
+fn pricing(job: &Job, sys: &System, chip: &str) -> (Pricing, Sourced<f64>) {
     if job.owned {
-        let mut o = tco::ownership_default(chip);
+        let mut o = ownership(sys, chip);
         o.years = job.years;
         o.pue = job.pue;
         o.usd_per_kwh = job.usd_per_kwh;
@@ -195,9 +205,10 @@ fn pricing(job: &Job, chip: &str) -> (Pricing, Sourced<f64>) {
                 .note("owned: capital annuity + power at PUE + facility + maintenance"),
         )
     } else {
-        let rate = match job.usd_per_chip_hour {
-            Some(x) => Sourced::user(x),
-            None => {
+        let rate = match (job.usd_per_chip_hour, sys.usd_per_chip_hour) {
+            (Some(x), _) => Sourced::user(x),
+            (None, Some(r)) => r,
+            (None, None) => {
                 let mut options = tco::rental_options(chip);
                 let i = (job.rental_option as usize).min(options.len() - 1);
                 options.swap_remove(i).1
@@ -300,7 +311,11 @@ pub fn layout_search(job: &Job) -> Result<LayoutSearch, WorkloadError> {
 /// Training $ per million tokens alone (what the tornado and the break-even curve move),
 /// the same figure [`report`] gives without its serving estimate.
 fn train_cost(job: &Job, cluster: &Cluster, chip: &crate::chip::Chip, t: &TrainReport) -> f64 {
-    tco::cost_per_mtok(&pricing(job, &chip.id).0, cluster.chips(), t.tokens_per_s)
+    tco::cost_per_mtok(
+        &pricing(job, &cluster.system, &chip.id).0,
+        cluster.chips(),
+        t.tokens_per_s,
+    )
 }
 
 fn report(
@@ -311,7 +326,7 @@ fn report(
     model: &workload::Model,
 ) -> Result<JobReport, WorkloadError> {
     let chips = cluster.chips();
-    let (price, rate) = pricing(job, &chip.id);
+    let (price, rate) = pricing(job, &cluster.system, &chip.id);
     let time_s = job.tokens / train.tokens_per_s;
     let chip_hours = time_s / 3600.0 * f64::from(chips);
     let infer = workload::infer(
@@ -330,7 +345,7 @@ fn report(
     )
     .ok();
     let peak_pf = chip.dense(job.dtype).map_or(f64::NAN, |p| p.get() / 1e15);
-    let own = tco::ownership_default(&chip.id);
+    let own = ownership(&cluster.system, &chip.id);
     let it_w_per_chip = own.power_w.value * job.load;
     let facility_w = it_w_per_chip * job.pue * f64::from(chips);
     let rack_chips = cluster.system.rack_chips;
@@ -492,10 +507,10 @@ impl FormatCost {
 /// # Errors
 /// Unknown systems.
 pub fn by_format(job: &Job, other: &Job) -> Result<Vec<FormatCost>, WorkloadError> {
-    let (ca, cb) = (resolve(job)?.1, resolve(other)?.1);
+    let ((sa, ca, _), (sb, cb, _)) = (resolve(job)?, resolve(other)?);
     let (rate_a, rate_b) = (
-        pricing(job, &ca.id).0.usd_per_chip_hour(),
-        pricing(other, &cb.id).0.usd_per_chip_hour(),
+        pricing(job, &sa.system, &ca.id).0.usd_per_chip_hour(),
+        pricing(other, &sb.system, &cb.id).0.usd_per_chip_hour(),
     );
     let per =
         |rate: f64, c: &crate::chip::Chip, d: Dtype| c.dense(d).map(|p| rate / (p.get() / 1e15));

@@ -219,6 +219,22 @@ pub fn custom_index(id: &str) -> Option<usize> {
 }
 
 impl Scenario {
+    /// The edited systems (`edit:…` ids) this scenario names anywhere, first seen first: the
+    /// pickers offer them beside the presets.
+    #[must_use]
+    pub fn edited_systems(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let named = core::iter::once(&self.topology.system)
+            .chain(self.collectives.systems.iter())
+            .chain([&self.job.system, &self.job.compare_with]);
+        for id in named {
+            if id.starts_with(system::EDIT_PREFIX) && !out.contains(id) {
+                out.push(id.clone());
+            }
+        }
+        out
+    }
+
     /// Every chip available to this scenario: the presets, then the custom chips.
     #[must_use]
     pub fn available_chips(&self) -> Vec<Chip> {

@@ -15,7 +15,10 @@ use crate::source::{Citation, Sourced};
 use crate::topology::{Fabric, Metrics, TopologyError};
 use crate::units::{BytesPerSec, Seconds};
 
+mod edit;
 mod more;
+
+pub use edit::{SystemEdit, SystemEditError, PREFIX as EDIT_PREFIX};
 
 /// AWS Neuron: EC2 Trn1 architecture.
 pub static N_TRN1: Citation = Citation {
@@ -240,6 +243,12 @@ pub struct System {
     pub rack_chips: Sourced<u32>,
     /// Other published values of uncertain figures.
     pub alternatives: Vec<Alternative>,
+    /// Rental price per chip-hour set on an edited system (presets take the chip's rates).
+    pub usd_per_chip_hour: Option<Sourced<f64>>,
+    /// All-in power per chip set on an edited system, W (presets take the chip's default).
+    pub power_w: Option<Sourced<f64>>,
+    /// True for a system the user edited (its id is then `edit`, its spec the link's).
+    pub edited: bool,
 }
 
 /// A system id that is not a preset.
@@ -248,9 +257,12 @@ pub struct UnknownSystem(pub String);
 
 impl fmt::Display for UnknownSystem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(why) = self.0.strip_prefix(edit::PREFIX) {
+            return f.write_str(why);
+        }
         write!(
             f,
-            "unknown system '{}' (valid: {})",
+            "unknown system '{}' (valid: {}, or edit:BASE;… for an edited one)",
             self.0,
             ids().join(", ")
         )
@@ -311,6 +323,19 @@ pub fn ids() -> Vec<&'static str> {
 /// # Errors
 /// [`UnknownSystem`] listing the valid ids.
 pub fn find(id: &str) -> Result<System, UnknownSystem> {
+    if id.starts_with(edit::PREFIX) {
+        return SystemEdit::parse(id)
+            .and_then(|e| e.apply())
+            .map_err(|e| UnknownSystem(alloc::format!("{}{e}", edit::PREFIX)));
+    }
+    find_preset(id)
+}
+
+/// The preset with this id (no edits).
+///
+/// # Errors
+/// [`UnknownSystem`] listing the valid ids.
+pub fn find_preset(id: &str) -> Result<System, UnknownSystem> {
     presets()
         .into_iter()
         .find(|s| s.id == id)
@@ -433,6 +458,9 @@ pub fn presets() -> Vec<System> {
             service_unit: Sourced::vendor(16, &N_TRN1).note("one instance"),
             overlap: overlap_of("trn1"),
             rack_chips: rack_of("trn1-16"),
+            usd_per_chip_hour: None,
+            power_w: None,
+            edited: false,
             alternatives: vec![
                 Alternative {
                     what: "scale-up per link per direction (384 GB/s read as one direction)",
@@ -462,6 +490,9 @@ pub fn presets() -> Vec<System> {
             service_unit: Sourced::vendor(16, &N_TRN2).note("one instance"),
             overlap: overlap_of("trn2"),
             rack_chips: rack_of("trn2-16"),
+            usd_per_chip_hour: None,
+            power_w: None,
+            edited: false,
             alternatives: vec![brief_800()],
         },
         System {
@@ -480,6 +511,9 @@ pub fn presets() -> Vec<System> {
             service_unit: Sourced::vendor(16, &N_TRN2).note("one trn2u.48xlarge of the four"),
             overlap: overlap_of("trn2"),
             rack_chips: rack_of("trn2-ultra-64"),
+            usd_per_chip_hour: None,
+            power_w: None,
+            edited: false,
             alternatives: vec![],
         },
         System {
@@ -498,6 +532,9 @@ pub fn presets() -> Vec<System> {
             service_unit: Sourced::estimate(16, &BRIEF_T2).note("concept: 16 physical servers of 16 chips"),
             overlap: overlap_of("trn2"),
             rack_chips: rack_of("trn2-ultra-256"),
+            usd_per_chip_hour: None,
+            power_w: None,
+            edited: false,
             alternatives: vec![],
         },
         trn3(64, "Trn3 Gen1 UltraServer (64 chips)", 16, "4 servers × 16 chips"),
@@ -538,6 +575,9 @@ pub fn presets() -> Vec<System> {
             service_unit: Sourced::estimate(8, &GCP_V6E).note("one 8-chip host"),
             overlap: overlap_of("tpu-v6e"),
             rack_chips: rack_of("tpu-v6e-256"),
+            usd_per_chip_hour: None,
+            power_w: None,
+            edited: false,
             alternatives: vec![],
         },
     ];
@@ -597,6 +637,9 @@ fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> S
         service_unit: Sourced::vendor(unit, &N_TRN3).note(unit_note),
         overlap: overlap_of("trn3"),
         rack_chips: rack_of(id),
+        usd_per_chip_hour: None,
+        power_w: None,
+        edited: false,
         alternatives: vec![
             Alternative {
                 what: "scale-up per chip per direction: 2.56 TB/s NeuronLink-v4 (Trainium3 chip page) read as bidirectional",
@@ -640,6 +683,9 @@ fn nvl72(id: &'static str, name: &'static str, chip: &'static str, c: &'static C
             .note("a compute tray holds 2 Grace + 4 Blackwell GPUs; 18 trays per rack"),
         overlap: overlap_of(chip),
         rack_chips: rack_of(id),
+        usd_per_chip_hour: None,
+        power_w: None,
+        edited: false,
         alternatives: vec![],
     }
 }
@@ -675,6 +721,9 @@ fn hgx(
         service_unit: Sourced::vendor(8, &EC2_AC).note("one 8-GPU server"),
         overlap: overlap_of(chip),
         rack_chips: rack_of(id),
+        usd_per_chip_hour: None,
+        power_w: None,
+        edited: false,
         alternatives: vec![],
     }
 }

@@ -13,7 +13,7 @@ use crate::charts::canvas::MeasuringCanvas;
 use crate::charts::collectives::{draw, to_csv, CollectiveData, Measurement, Metric, Series};
 use crate::charts::roofline::css_color;
 use crate::state::use_scenario;
-use crate::widgets::{observe_width, size_canvas, Derived};
+use crate::widgets::{observe_width, size_canvas};
 
 /// Sizes on the x axis: 8 B to 16 GiB in powers of two.
 fn sizes() -> impl Iterator<Item = f64> {
@@ -104,22 +104,30 @@ pub fn CollectivesPage() -> impl IntoView {
 fn Controls() -> impl IntoView {
     let sc = use_scenario();
     let error = RwSignal::new(None::<String>);
+    let edited: Vec<(String, String)> = sc
+        .with_untracked(|s| s.edited_systems())
+        .into_iter()
+        .map(|id| (crate::pages::topology::edited_label(&id), id))
+        .collect();
     let systems = system::presets()
         .into_iter()
-        .map(|x| {
-            let id = x.id;
+        .map(|x| (x.name.to_string(), x.id.to_string()))
+        .chain(edited)
+        .map(|(name, id)| {
+            let (id2, id3) = (id.clone(), id.clone());
             view! {
                 <label class="check">
                     <input type="checkbox" name="csys" value=id
-                        prop:checked=move || sc.with(|s| s.collectives.systems.iter().any(|y| y == id))
+                        prop:checked=move || sc.with(|s| s.collectives.systems.contains(&id2))
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
+                            let id = id3.clone();
                             sc.update(|s| {
-                                s.collectives.systems.retain(|y| y != id);
-                                if on { s.collectives.systems.push(id.into()); }
+                                s.collectives.systems.retain(|y| *y != id);
+                                if on { s.collectives.systems.push(id); }
                             });
                         }/>
-                    {x.name}
+                    {name}
                 </label>
             }
         })
@@ -256,21 +264,31 @@ fn CanvasChart(
 #[component]
 fn AtSize() -> impl IntoView {
     let sc = use_scenario();
+    use crate::widgets::{derived_html, escape};
     move || {
         sc.with(|s| {
             let v = &s.collectives;
             let bytes = Bytes::new(v.bytes);
-            let mut rows = Vec::new();
+            let mut rows = String::new();
             for (si, id) in v.systems.iter().enumerate() {
                 let Ok(sys) = system::find(id) else { continue };
                 let cl = Cluster { system: sys.clone(), nodes: v.nodes };
                 for op in &v.ops {
                     for algo in &v.algorithms {
-                        let head = view! {
-                            <th scope="row"><span class="swatch" style=format!("background:{}", css_color(si))></span>{sys.name}" · "{op.id()}" · "{algo.id()}</th>
-                        };
+                        let head = format!(
+                            "<th scope=\"row\"><span class=\"swatch\" style=\"background:{}\"></span>{} · {} · {}</th>",
+                            css_color(si),
+                            escape(sys.name),
+                            op.id(),
+                            algo.id()
+                        );
                         match estimate(&cl, *op, bytes, *algo) {
-                            Err(e) => rows.push(view! { <tr>{head}<td colspan="7"><span class="na">{e.to_string()}</span></td></tr> }.into_any()),
+                            Err(e) => {
+                                rows += &format!(
+                                    "<tr>{head}<td colspan=\"7\"><span class=\"na\">{}</span></td></tr>",
+                                    escape(&e.to_string())
+                                );
+                            }
                             Ok(e) => {
                                 let perf = web_sys::window().and_then(|w| w.performance());
                                 let t0 = perf.as_ref().map_or(0.0, web_sys::Performance::now);
@@ -281,46 +299,37 @@ fn AtSize() -> impl IntoView {
                                 // The benchmark reads how long the simulation took in the browser.
                                 let sim_ms = format!("{:.3}", perf.as_ref().map_or(0.0, web_sys::Performance::now) - t0);
                                 let sim_cell = match simulated {
-                                    None => view! { <span class="na">"one domain only"</span> }.into_any(),
-                                    Some(Err(_)) => view! { <span class="na">"not simulated"</span> }.into_any(),
+                                    None => "<span class=\"na\">one domain only</span>".to_string(),
+                                    Some(Err(_)) => "<span class=\"na\">not simulated</span>".to_string(),
                                     Some(Ok(r)) => {
                                         let ratio = r.time.get() / e.time.get();
-                                        view! {
-                                            <Derived text=format!("{} ({}×)", r.time, sig(ratio, 3))
-                                                formula=format!("{} steps, {} flows, up to {} flows sharing a link; simulated ÷ analytic = {}", r.steps, r.flows, r.max_link_sharing, sig(ratio, 4))/>
-                                        }
-                                        .into_any()
+                                        derived_html(
+                                            &format!("{} ({}×)", r.time, sig(ratio, 3)),
+                                            &format!("{} steps, {} flows, up to {} flows sharing a link; simulated ÷ analytic = {}", r.steps, r.flows, r.max_link_sharing, sig(ratio, 4)),
+                                        )
                                     }
                                 };
-                                rows.push(view! {
-                                    <tr>
-                                        {head}
-                                        <td>{e.algorithm.id()}</td>
-                                        <td><Derived text=e.time.display_si() formula=e.formula.clone()/></td>
-                                        <td>{e.latency_term.display_si()}</td>
-                                        <td>{e.bandwidth_term.display_si()}</td>
-                                        <td>{e.algbw.display_si()}</td>
-                                        <td data-busbw=e.busbw.get()>{e.busbw.display_si()}</td>
-                                        <td data-sim-ms=sim_ms>{sim_cell}</td>
-                                    </tr>
-                                }.into_any());
+                                rows += &format!(
+                                    "<tr>{head}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td data-busbw=\"{}\">{}</td><td data-sim-ms=\"{sim_ms}\">{sim_cell}</td></tr>",
+                                    e.algorithm.id(),
+                                    derived_html(&e.time.display_si(), &e.formula),
+                                    e.latency_term.display_si(),
+                                    e.bandwidth_term.display_si(),
+                                    e.algbw.display_si(),
+                                    e.busbw.get(),
+                                    e.busbw.display_si()
+                                );
                             }
                         }
                     }
                 }
             }
+            let table = format!(
+                "<div class=\"table-wrap\"><table class=\"compare\" id=\"collective-table\"><thead><tr><th scope=\"col\">System · operation · algorithm</th><th scope=\"col\">Used</th><th scope=\"col\">Time</th><th scope=\"col\">Latency term</th><th scope=\"col\">Bandwidth term</th><th scope=\"col\">algbw</th><th scope=\"col\">busbw</th><th scope=\"col\">Simulated</th></tr></thead><tbody>{rows}</tbody></table></div>"
+            );
             view! {
                 <h2>{format!("At {} on {} node{}", bytes.display_iec(), v.nodes, if v.nodes == 1 { "" } else { "s" })}</h2>
-                <div class="table-wrap">
-                    <table class="compare" id="collective-table">
-                        <thead><tr>
-                            <th scope="col">"System · operation · algorithm"</th><th scope="col">"Used"</th>
-                            <th scope="col">"Time"</th><th scope="col">"Latency term"</th><th scope="col">"Bandwidth term"</th>
-                            <th scope="col">"algbw"</th><th scope="col">"busbw"</th><th scope="col">"Simulated"</th>
-                        </tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
+                <div inner_html=table></div>
             }
         })
     }

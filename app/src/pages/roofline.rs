@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use crate::charts::canvas::MeasuringCanvas;
 use crate::charts::roofline::{css_color, draw, to_csv, Frame, Marker, Roof, RooflineData};
 use crate::state::use_scenario;
-use crate::widgets::{observe_width, size_canvas, ChipPicker, Derived};
+use crate::widgets::{observe_width, size_canvas, ChipPicker};
 
 /// The roofline chart, its data table and the operations editor.
 #[component]
@@ -262,23 +262,25 @@ fn Readings() -> impl IntoView {
             if s.ops.is_empty() || chips.is_empty() {
                 return view! { <p class="empty">"Add an operation and choose a chip to read the chart."</p> }.into_any();
             }
-            let head = chips
-                .iter()
-                .enumerate()
-                .map(|(i, c)| view! {
-                    <th scope="col"><span class="swatch" style=format!("background:{}", css_color(i))></span>{c.name.clone()}</th>
-                })
-                .collect_view();
+            use crate::widgets::{derived_html, escape};
+            let mut head = String::new();
+            for (i, c) in chips.iter().enumerate() {
+                head += &format!(
+                    "<th scope=\"col\"><span class=\"swatch\" style=\"background:{}\"></span>{}</th>",
+                    css_color(i),
+                    escape(&c.name)
+                );
+            }
             let nf = s.roofline_formats.len();
-            let mut rows = Vec::new();
+            let mut rows = String::new();
             for (fi, f) in s.roofline_formats.iter().enumerate() {
                 for (oi, op) in s.ops.iter().enumerate() {
                     let cost = op.cost(*f);
                     let i = cost.intensity();
-                    let cells = chips
-                        .iter()
-                        .map(|c| match Roofline::dense(c, *f) {
-                            None => view! { <td><span class="na">{format!("no {f}")}</span></td> }.into_any(),
+                    let mut cells = String::new();
+                    for c in &chips {
+                        match Roofline::dense(c, *f) {
+                            None => cells += &format!("<td><span class=\"na\">no {f}</span></td>"),
                             Some(r) => {
                                 let p = r.place(cost);
                                 let (kind, detail) = match p.bound {
@@ -289,39 +291,29 @@ fn Readings() -> impl IntoView {
                                     "attainable = min({}, {} FLOP/B × {}) = {}; ridge {} FLOP/B; time ≥ {} ÷ attainable = {}",
                                     r.peak, sig(i.get(), 4), r.bandwidth, p.attainable, sig(r.ridge().get(), 4), cost.flop, p.time
                                 );
-                                view! {
-                                    <td class=format!("bound-{kind}")>
-                                        <strong>{kind}"-bound"</strong>
-                                        <br/>
-                                        <Derived text=format!("{}% of peak, {}", sig(p.fraction_of_peak * 100.0, 3), detail) formula=formula/>
-                                    </td>
-                                }
-                                .into_any()
+                                cells += &format!(
+                                    "<td class=\"bound-{kind}\"><strong>{kind}-bound</strong><br>{}</td>",
+                                    derived_html(&format!("{}% of peak, {}", sig(p.fraction_of_peak * 100.0, 3), detail), &formula)
+                                );
                             }
-                        })
-                        .collect_view();
-                    rows.push(view! {
-                        <tr>
-                            <th scope="row">
-                                <span class="tag">{tag(oi, fi, nf)}</span>
-                                {op.label()}" · "{f.label()}
-                                <br/>
-                                <Derived text=format!("{} FLOP/B", sig(i.get(), 4)) formula=format!("{}; b = {} bytes. {} ÷ {}", op.formula(), f.bytes(), cost.flop, cost.bytes)/>
-                            </th>
-                            {cells}
-                        </tr>
-                    });
+                        }
+                    }
+                    rows += &format!(
+                        "<tr><th scope=\"row\"><span class=\"tag\">{}</span>{} · {}<br>{}</th>{cells}</tr>",
+                        escape(&tag(oi, fi, nf)),
+                        escape(&op.label()),
+                        f.label(),
+                        derived_html(
+                            &format!("{} FLOP/B", sig(i.get(), 4)),
+                            &format!("{}; b = {} bytes. {} ÷ {}", op.formula(), f.bytes(), cost.flop, cost.bytes)
+                        )
+                    );
                 }
             }
-            view! {
-                <div class="table-wrap">
-                    <table class="compare readings" id="roofline-table">
-                        <thead><tr><th scope="col">"Operation · intensity"</th>{head}</tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-            }
-            .into_any()
+            let table = format!(
+                "<div class=\"table-wrap\"><table class=\"compare readings\" id=\"roofline-table\"><thead><tr><th scope=\"col\">Operation · intensity</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+            );
+            view! { <div inner_html=table></div> }.into_any()
         })
     }
 }

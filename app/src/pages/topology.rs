@@ -50,6 +50,11 @@ pub fn TopologyPage() -> impl IntoView {
                                 }
                             })
                             .collect_view()}
+                        {move || sc.with(|s| s.edited_systems()).into_iter().map(|id| {
+                            let label = edited_label(&id);
+                            let id2 = id.clone();
+                            view! { <option value=id selected=move || sc.with(|s| s.topology.system == id2)>{label}</option> }
+                        }).collect_view()}
                     </select>
                 </label>
                 <label class="check">
@@ -59,6 +64,7 @@ pub fn TopologyPage() -> impl IntoView {
                 </label>
                 <button class="small" on:click=move |_| sc.update(|s| s.topology.failed = None)>"Clear failure"</button>
             </div>
+            <EditSystem sys=sys/>
             <div class="topo-grid">
                 <div class="card drawing">
                     {move || {
@@ -398,5 +404,129 @@ fn Figures(
             </div>
         }
         .into_any()
+    }
+}
+
+/// How a picker names an edited system: its base and its spec.
+#[must_use]
+pub fn edited_label(id: &str) -> String {
+    match system::find(id) {
+        Ok(s) => format!(
+            "Edited {} ({})",
+            s.name,
+            id.trim_start_matches(system::EDIT_PREFIX)
+        ),
+        Err(_) => id.to_string(),
+    }
+}
+
+/// Clone the shown system and change its fabric, scale-out, price and power; the edited
+/// system becomes the shown one, and every page's picker offers it. The form is plain HTML
+/// (refilled when the system changes) and read once on Apply.
+#[component]
+fn EditSystem(
+    /// The system shown.
+    sys: Memo<System>,
+) -> impl IntoView {
+    use crate::widgets::escape;
+    use wasm_bindgen::JsCast;
+    const FIELDS: [(&str, &str); 6] = [
+        ("shape", "Shape: torus AxB[xC] or switch chip count"),
+        (
+            "links",
+            "Links, GB/s per direction (per axis, tier or port, / between)",
+        ),
+        ("out", "Scale-out, Gb/s per chip"),
+        ("outlat", "Scale-out step latency, µs"),
+        ("usd", "$ per chip-hour (blank: published)"),
+        ("w", "Power per chip, all-in W (blank: default)"),
+    ];
+    let sc = use_scenario();
+    let error = RwSignal::new(None::<String>);
+    let form = move || {
+        let s = sys.get();
+        let values = [
+            match &s.shape {
+                Shape::Torus { dims } => dims
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                Shape::Switch { chips, .. } => chips.to_string(),
+                Shape::Tiered { .. } => String::new(),
+            },
+            s.links
+                .iter()
+                .map(|l| sig(l.value.get() / 1e9, 6))
+                .collect::<Vec<_>>()
+                .join("/"),
+            sig(s.scale_out.value.get() * 8.0 / 1e9, 6),
+            sig(s.scale_out_latency.value.get() * 1e6, 6),
+            s.usd_per_chip_hour
+                .map(|p| sig(p.value, 6))
+                .unwrap_or_default(),
+            s.power_w.map(|p| sig(p.value, 6)).unwrap_or_default(),
+        ];
+        let mut h = String::new();
+        for ((key, label), v) in FIELDS.iter().zip(values) {
+            h += &format!(
+                "<label class=\"field num\">{}<input type=\"text\" name=\"edit-{key}\" value=\"{}\"></label>",
+                escape(label),
+                escape(&v)
+            );
+        }
+        h
+    };
+    let apply = move |_| {
+        let doc = web_sys::window().and_then(|w| w.document());
+        let get = |key: &str| {
+            doc.as_ref()
+                .and_then(|d| {
+                    d.query_selector(&format!("input[name=edit-{key}]"))
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .map(|e| e.value())
+                .unwrap_or_default()
+        };
+        let current = sc.with(|s| s.topology.system.clone());
+        let base = system::SystemEdit::parse(&current)
+            .map(|e| e.base)
+            .unwrap_or(current);
+        let mut spec = format!("{}{base}", system::EDIT_PREFIX);
+        let shape = get("shape");
+        let shape = shape.trim();
+        if shape.contains('x') {
+            spec += &format!(";torus={shape}");
+        } else if !shape.is_empty() {
+            spec += &format!(";switch={shape}");
+        }
+        for key in ["links", "out", "outlat", "usd", "w"] {
+            let v = get(key);
+            if !v.trim().is_empty() {
+                spec += &format!(";{key}={}", v.trim());
+            }
+        }
+        match system::SystemEdit::parse(&spec).and_then(|e| e.apply().map(|_| e.to_spec())) {
+            Ok(spec) => {
+                error.set(None);
+                sc.update(|s| {
+                    s.topology.system = spec;
+                    s.topology.selected = Some(0);
+                    s.topology.failed = None;
+                });
+            }
+            Err(e) => error.set(Some(format!("{e}; the system shown is kept."))),
+        }
+    };
+    view! {
+        <details class="card" id="edit-system">
+            <summary><h2 class="inline-h">"Edit this system"</h2></summary>
+            <p class="small-note">"Clone the system shown and change its fabric, scale-out, price or power. The edited system travels in the link and every page's system picker offers it; what you change is marked as yours."</p>
+            <div class="input-grid" inner_html=form></div>
+            <button class="small" id="edit-apply" on:click=apply>"Apply"</button>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </details>
     }
 }

@@ -263,6 +263,11 @@ fn Inputs() -> impl IntoView {
     let systems: Vec<(String, String)> = system::presets()
         .into_iter()
         .map(|s| (s.id.to_string(), s.name.to_string()))
+        .chain(
+            sc.with_untracked(|s| s.edited_systems())
+                .into_iter()
+                .map(|id| (id.clone(), crate::pages::topology::edited_label(&id))),
+        )
         .collect();
     let models: Vec<(String, String)> = workload::models()
         .into_iter()
@@ -515,47 +520,66 @@ fn Platforms(
             .iter()
             .filter_map(|(_, _, _, r, _, _)| r.as_ref().ok().map(|r| r.cost_usd))
             .fold(0.0, f64::max);
-        let body = list
-            .iter()
-            .map(|(name, id, nodes, r, be, chip)| match r {
-                Err(e) => view! { <tr><th scope="row">{*name}</th><td colspan="7"><span class="na">{e.clone()}</span></td></tr> }.into_any(),
-                Ok(r) => {
-                    let t = &r.train;
-                    let parts = [
-                        ("compute", t.compute.get(), "#0072b2"),
-                        ("bubble", t.bubble.get(), "#56b4e9"),
-                        ("tensor-parallel", t.tp_comm.get(), "#e69f00"),
-                        ("expert all-to-all", t.ep_comm.get(), "#cc79a7"),
-                        ("data-parallel", t.dp_comm.get(), "#d55e00"),
-                    ];
-                    let step = t.step.get();
-                    let mut x = 0.0;
-                    let bars = parts
-                        .iter()
-                        .map(|(n, v, c)| {
-                            let w = v / step * r.cost_usd / max_cost * 100.0;
-                            let here = x;
-                            x += w;
-                            view! { <rect x=format!("{here:.2}%") y="2" width=format!("{w:.2}%") height="16" fill=*c><title>{format!("{n}: ${}", thousands(v / step * r.cost_usd))}</title></rect> }
-                        })
-                        .collect_view();
-                    let per_pf = |d: Dtype| chip.dense(d).map_or("—".to_string(), |p| format!("${}", sig(r.usd_per_chip_hour.value / (p.get() / 1e15), 3)));
-                    let rate = r.usd_per_chip_hour;
-                    view! {
-                        <tr data-system=id.clone()>
-                            <th scope="row">{*name}<div class="sub small">{format!("{} × {} = {} chips", nodes, id, r.chips)}</div></th>
-                            <td><Fig text=format!("${}", sig(rate.value, 3)) source=rate.source estimate=rate.estimate note=rate.note/></td>
-                            <td>{per_pf(Dtype::Bf16)}</td><td>{per_pf(Dtype::Fp8)}</td><td>{per_pf(Dtype::Fp4)}</td>
-                            <td data-train-mtok=r.train_usd_per_mtok>{format!("${}", sig(r.train_usd_per_mtok, 3))}</td>
-                            <td class="barcell"><svg width="100%" height="20" role="img" aria-label="cost of the run by where the time goes">{bars}</svg>
-                                <span class="small">{format!("${} · {} days", thousands(r.cost_usd), sig(r.time_s / 86400.0, 3))}</span></td>
-                            <td>{be.map_or("—".to_string(), |p| format!("${}", sig(p, 3)))}</td>
-                        </tr>
-                    }
-                    .into_any()
+        use crate::widgets::{escape, fig_html_est};
+        let mut body = String::new();
+        for (name, id, nodes, r, be, chip) in &list {
+            let r = match r {
+                Err(e) => {
+                    body += &format!(
+                        "<tr><th scope=\"row\">{}</th><td colspan=\"7\"><span class=\"na\">{}</span></td></tr>",
+                        escape(name),
+                        escape(e)
+                    );
+                    continue;
                 }
-            })
-            .collect_view();
+                Ok(r) => r,
+            };
+            let t = &r.train;
+            let parts = [
+                ("compute", t.compute.get(), "#0072b2"),
+                ("bubble", t.bubble.get(), "#56b4e9"),
+                ("tensor-parallel", t.tp_comm.get(), "#e69f00"),
+                ("expert all-to-all", t.ep_comm.get(), "#cc79a7"),
+                ("data-parallel", t.dp_comm.get(), "#d55e00"),
+            ];
+            let step = t.step.get();
+            let mut x = 0.0;
+            let mut bars = String::new();
+            for (n, v, c) in parts {
+                let w = v / step * r.cost_usd / max_cost * 100.0;
+                bars += &format!(
+                    "<rect x=\"{x:.2}%\" y=\"2\" width=\"{w:.2}%\" height=\"16\" fill=\"{c}\"><title>{n}: ${}</title></rect>",
+                    thousands(v / step * r.cost_usd)
+                );
+                x += w;
+            }
+            let per_pf = |d: Dtype| {
+                chip.dense(d).map_or("—".to_string(), |p| {
+                    format!("${}", sig(r.usd_per_chip_hour.value / (p.get() / 1e15), 3))
+                })
+            };
+            let rate = r.usd_per_chip_hour;
+            body += &format!(
+                "<tr data-system=\"{}\"><th scope=\"row\">{}<div class=\"sub small\">{} × {} = {} chips</div></th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td data-train-mtok=\"{}\">${}</td><td class=\"barcell\"><svg width=\"100%\" height=\"20\" role=\"img\" aria-label=\"cost of the run by where the time goes\">{bars}</svg><span class=\"small\">${} · {} days</span></td><td>{}</td></tr>",
+                escape(id),
+                escape(name),
+                nodes,
+                escape(id),
+                r.chips,
+                fig_html_est(&format!("${}", sig(rate.value, 3)), rate.source, rate.estimate, rate.note),
+                per_pf(Dtype::Bf16),
+                per_pf(Dtype::Fp8),
+                per_pf(Dtype::Fp4),
+                r.train_usd_per_mtok,
+                sig(r.train_usd_per_mtok, 3),
+                thousands(r.cost_usd),
+                sig(r.time_s / 86400.0, 3),
+                be.map_or("—".to_string(), |p| format!("${}", sig(p, 3)))
+            );
+        }
+        let table = format!(
+            "<div class=\"table-wrap\"><table class=\"compare\" id=\"platforms-table\"><thead><tr><th scope=\"col\">Platform</th><th scope=\"col\">$/chip-hour</th><th scope=\"col\">$/PFLOP-h BF16</th><th scope=\"col\">FP8</th><th scope=\"col\">FP4</th><th scope=\"col\">Training $/Mtok</th><th scope=\"col\">Cost of the run</th><th scope=\"col\">Break-even $/chip-h</th></tr></thead><tbody>{body}</tbody></table></div>"
+        );
         view! {
             <section class="platforms">
             <h2>"The same job on other platforms"</h2>
@@ -563,16 +587,7 @@ fn Platforms(
                 <span class="swatch" style="background:#0072b2"></span>"compute "<span class="swatch" style="background:#56b4e9"></span>"pipeline bubble "
                 <span class="swatch" style="background:#e69f00"></span>"tensor-parallel "<span class="swatch" style="background:#cc79a7"></span>"expert all-to-all "<span class="swatch" style="background:#d55e00"></span>"data-parallel communication. "
                 "Break-even: the $/chip-hour at which that platform matches the job's own cost per token."</p>
-            <div class="table-wrap">
-                <table class="compare" id="platforms-table">
-                    <thead><tr>
-                        <th scope="col">"Platform"</th><th scope="col">"$/chip-hour"</th>
-                        <th scope="col">"$/PFLOP-h BF16"</th><th scope="col">"FP8"</th><th scope="col">"FP4"</th>
-                        <th scope="col">"Training $/Mtok"</th><th scope="col">"Cost of the run"</th><th scope="col">"Break-even $/chip-h"</th>
-                    </tr></thead>
-                    <tbody>{body}</tbody>
-                </table>
-            </div>
+            <div inner_html=table></div>
             </section>
         }
     }

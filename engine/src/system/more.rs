@@ -50,6 +50,9 @@ fn instinct8(
         service_unit: Sourced::vendor(8, c).note("one 8-GPU server"),
         overlap: overlap_of(chip),
         rack_chips: rack_of(id),
+        usd_per_chip_hour: None,
+        power_w: None,
+        edited: false,
         alternatives: vec![],
     }
 }
@@ -88,6 +91,9 @@ fn tpu_slice(
         service_unit: Sourced::estimate(4, c).note("one 4-chip host"),
         overlap: overlap_of(chip),
         rack_chips: rack_of(id),
+        usd_per_chip_hour: None,
+        power_w: None,
+        edited: false,
         alternatives: vec![],
     }
 }
@@ -167,6 +173,9 @@ pub(super) fn presets() -> Vec<System> {
             service_unit: Sourced::estimate(4, &AMD_MI455X).note("a 4-GPU tray"),
             overlap: overlap_of("mi455x"),
             rack_chips: rack_of("helios-72"),
+            usd_per_chip_hour: None,
+            power_w: None,
+            edited: false,
             alternatives: vec![],
         },
         tpu_slice(
