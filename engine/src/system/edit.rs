@@ -98,8 +98,8 @@ fn count(key: &str, v: &str) -> Result<u32, SystemEditError> {
 }
 
 fn short(x: f64) -> String {
-    let r = (x * 1000.0).round() / 1000.0;
-    if (r - r.round()).abs() < 1e-9 {
+    let r = libm::round(x * 1000.0) / 1000.0;
+    if (r - libm::round(r)).abs() < 1e-9 {
         format!("{}", r as i64)
     } else {
         format!("{r}")
