@@ -70,6 +70,11 @@ fn job(system: &str, nodes: u32, model: &str, dtype: Dtype, usd: Option<f64>) ->
     }
 }
 
+/// How many times `a`'s training throughput is `b`'s.
+fn speedup(a: &Job, b: &Job) -> Result<f64, WorkloadError> {
+    Ok(evaluate(a)?.train.tokens_per_s / evaluate(b)?.train.tokens_per_s)
+}
+
 /// The claims, each checked with today's model and defaults.
 #[must_use]
 pub fn checks() -> Vec<ClaimCheck> {
@@ -93,29 +98,29 @@ pub fn checks() -> Vec<ClaimCheck> {
             note: "AWS does not say which workload its claim rests on; the model's figure is for one dense training job",
         });
     }
-    let a = job("trn3-ultra-144", 1, "llama3-70b", Dtype::Fp8, None);
-    let b = job("trn2-ultra-64", 1, "llama3-70b", Dtype::Fp8, None);
     out.push(ClaimCheck {
         vendor: "AWS",
         claim: "Trn3 UltraServer: up to 4.4x the compute performance of a Trn2 UltraServer",
         source: &AWS_TRN3_LAUNCH,
         claimed: (4.4, 4.4),
-        model: evaluate(&a)
-            .and_then(|ra| evaluate(&b).map(|rb| ra.train.tokens_per_s / rb.train.tokens_per_s)),
+        model: speedup(
+            &job("trn3-ultra-144", 1, "llama3-70b", Dtype::Fp8, None),
+            &job("trn2-ultra-64", 1, "llama3-70b", Dtype::Fp8, None),
+        ),
         setup: String::from(
             "Llama 3 70B pretraining in FP8 (MXFP8 on Trainium3): one 144-chip Trn3 Gen2 UltraServer against one 64-chip Trn2 UltraServer, tokens per second",
         ),
         note: "the claim compares marketed compute (144 × 2,517 against 64 × 1,299 FP8 TFLOP/s is 4.36x); a job also waits on attention in BF16, memory and communication",
     });
-    let a = job("gb200-nvl72", 16, "deepseek-v3", Dtype::Fp8, None);
-    let b = job("hgx-h100-8", 144, "deepseek-v3", Dtype::Fp8, None);
     out.push(ClaimCheck {
         vendor: "NVIDIA",
         claim: "GB200 NVL72: 4x faster LLM training than H100",
         source: &NV_GB200_BLOG,
         claimed: (4.0, 4.0),
-        model: evaluate(&a)
-            .and_then(|ra| evaluate(&b).map(|rb| ra.train.tokens_per_s / rb.train.tokens_per_s)),
+        model: speedup(
+            &job("gb200-nvl72", 16, "deepseek-v3", Dtype::Fp8, None),
+            &job("hgx-h100-8", 144, "deepseek-v3", Dtype::Fp8, None),
+        ),
         setup: String::from(
             "DeepSeek-V3 (671B MoE) pretraining in FP8 on 1,152 GPUs: 16 NVL72 racks against 144 HGX H100 nodes, tokens per second",
         ),

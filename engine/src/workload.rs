@@ -884,6 +884,11 @@ fn group_collective(
     nodes: u32,
     bytes: Bytes,
 ) -> Result<f64, WorkloadError> {
+    if nodes <= 1 {
+        if let Some(t) = crate::collective::subgroup_time(&cluster.system, op, ranks, bytes) {
+            return Ok(t);
+        }
+    }
     let group = Cluster {
         system: cluster.system.clone(),
         nodes: nodes.max(1),
@@ -892,9 +897,6 @@ fn group_collective(
         .map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
     if group.nodes > 1 {
         return Ok(e.time.get());
-    }
-    if let Some(t) = crate::collective::subgroup_time(&group.system, op, ranks, bytes) {
-        return Ok(t);
     }
     let n = f64::from(group.system.chips());
     let k = f64::from(ranks);

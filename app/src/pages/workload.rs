@@ -18,6 +18,9 @@ pub fn WorkloadPage() -> impl IntoView {
     // The calibration set does not depend on the inputs: evaluated once, shared by the band
     // on the headline cards and the calibration tables.
     let points = StoredValue::new(engine::workload::calibration::calibration());
+    // The band's error range depends on the chip alone: kept with the chip it was worked out
+    // for, and worked out again only when the chip changes.
+    let errors = StoredValue::new((String::new(), ((0.0, 0.0), String::new())));
     let swings = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref()
@@ -50,10 +53,16 @@ pub fn WorkloadPage() -> impl IntoView {
                     let rack = r.rack_chips;
                     let mem = r.train.memory;
                     let chip = engine::find(&chip_of(&j)).ok();
-                    let band = points.with_value(|pts| {
-                        let ((lo, hi), basis) = chip.as_ref().map_or(((0.0, 0.0), String::new()), |c| engine::uncertainty::errors_for(pts, c));
-                        engine::uncertainty::band(&j, &r, (lo, hi), &basis)
-                    });
+                    let id = chip_of(&j);
+                    if errors.with_value(|(c, _)| *c != id) {
+                        let e = engine::find(&id).map_or_else(
+                            |_| ((0.0, 0.0), String::new()),
+                            |c| points.with_value(|pts| engine::uncertainty::errors_for(pts, &c)),
+                        );
+                        errors.set_value((id, e));
+                    }
+                    let ((lo, hi), basis) = errors.with_value(|(_, e)| e.clone());
+                    let band = engine::uncertainty::band(&j, &r, (lo, hi), &basis);
                     let eff = chip.as_ref().map(|c| engine::job::efficiency(&j, c));
                     let band_note = format!(
                         "Range: {}. The rate: {}{}. BF16 matmul efficiency {}%: {}.",

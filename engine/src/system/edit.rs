@@ -19,6 +19,11 @@ use crate::units::{BytesPerSec, Seconds};
 /// The prefix of an edited system's id.
 pub const PREFIX: &str = "edit:";
 
+/// The largest scale-up domain an edit may make. The presets reach 512 chips; beyond a few
+/// thousand, drawing every chip and simulating every flow of an all-to-all would stall the
+/// page, so a link cannot ask for it.
+pub const MAX_EDITED_CHIPS: u32 = 2_048;
+
 /// Changes to a preset system.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SystemEdit {
@@ -79,7 +84,8 @@ impl core::error::Error for SystemEditError {}
 
 fn num(key: &str, v: &str) -> Result<f64, SystemEditError> {
     match v.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 && x < 1e18 => Ok(x),
+        // In the spec's own units (GB/s, Gb/s, µs, $, W): anything outside is a typo.
+        Ok(x) if (1e-6..=1e12).contains(&x) => Ok(x),
         _ => Err(SystemEditError::BadValue {
             key: key.into(),
             value: v.into(),
@@ -234,8 +240,15 @@ impl SystemEdit {
         s.power_w = self.power_w.map(Sourced::user);
         s.edited = true;
         s.id = "edit";
-        s.metrics()
+        s.fabric()
+            .validate()
             .map_err(|e| SystemEditError::BadFabric(format!("{e}")))?;
+        if s.chips() > MAX_EDITED_CHIPS {
+            return Err(SystemEditError::BadFabric(format!(
+                "{} chips is more than the {MAX_EDITED_CHIPS} an edited domain may hold",
+                s.chips()
+            )));
+        }
         Ok(s)
     }
 }
@@ -278,6 +291,11 @@ mod tests {
         assert!(err("edit:trn2-16;links=1/2/3").contains("needs 2"));
         assert!(err("edit:trn2-16;colour=red").contains("unknown part"));
         assert!(err("edit:trn2-16;usd=-1").contains("usd"));
+        assert!(err("edit:trn2-16;links=1e-300/1").contains("links"));
+        assert!(err("edit:trn2-16;out=NaN").contains("out"));
         assert!(err("edit:trn2-16;torus=1x1").contains("not valid"));
+        // A domain too large to draw or simulate from a link is refused, not attempted.
+        assert!(err("edit:gb200-nvl72;switch=65536").contains("2048"));
+        assert!(err("edit:trn2-16;torus=256x256").contains("2048"));
     }
 }
