@@ -40,6 +40,17 @@ commands:
                                          CSV of the report as one input varies, e.g.
                                          --set job.efficiency=0.3..0.9:7
   scenario [--query Q]                   print a scenario as JSON (default, or from a link's query)
+  kernel gemm|softmax|layernorm|rmsnorm|attention [--m M --n N --k K] [--in F] [--w F]
+         [--in-scale S] [--w-scale S] [--acc fp32|bf16|fp16] [--out F] [--dist D]
+         [--seed N] [--stochastic] [--no-saturate] [--repeat R] [--json]
+                                         run a kernel in a number format: error against
+                                         f64 and the native speed (F: fp32 tf32 bf16 fp16
+                                         fp8e4m3 fp8e5m2 fp6e3m2 fp6e2m3 fp4e2m1 int8, or
+                                         mxfp8 mxfp6 mxfp4 nvfp4; S: none tensor mx nv
+                                         b<size><e8m0|e4m3|fp32>; D: normal uniform
+                                         outliers llm)
+  kernel bench [--size N] [--json]       this machine's f32 GEMM GFLOP/s and STREAM GB/s,
+                                         one thread
 
 operation specs (--op): gemm:M,N,K  elem:elements,reads,writes,flop_per_element
   prefill:batch,seq,heads,kv_heads,head_dim  attn-decode:batch,context,heads,kv_heads,head_dim
@@ -640,6 +651,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             }
             Ok(to_csv(&rows))
         }
+        "kernel" => kernel_cmd(rest),
         "help" | "--help" | "-h" => Ok(USAGE.into()),
         other => Err(Usage(format!("unknown command '{other}'\n\n{USAGE}"))),
     }
@@ -984,4 +996,178 @@ fn chip_text(c: &Chip) -> String {
         None => s.push_str("  power                  not published\n"),
     }
     s.trim_end().into()
+}
+
+/// `accelscope kernel ...`: the kernels page's runs, natively, with their speed.
+fn kernel_cmd(rest: &[String]) -> Result<String, Usage> {
+    use engine::kernels::{self, stream::Stream, Distribution, Rng};
+    use std::time::Instant;
+    let a = Args::parse(
+        rest,
+        &[
+            "m", "n", "k", "in", "w", "in-scale", "w-scale", "acc", "out", "dist", "seed",
+            "repeat", "size",
+        ],
+        &["json", "stochastic", "no-saturate"],
+    )?;
+    let Some(&name) = a.positional.first() else {
+        return Err(Usage(format!(
+            "kernel needs a kernel name or bench\n\n{USAGE}"
+        )));
+    };
+    if a.positional.len() > 1 {
+        return Err(Usage(format!("unexpected argument '{}'", a.positional[1])));
+    }
+    let best_of = |reps: usize, f: &mut dyn FnMut() -> f32| {
+        let mut best = f64::INFINITY;
+        let mut sink = 0.0f32;
+        for _ in 0..reps.max(1) {
+            let t = Instant::now();
+            sink += f();
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        std::hint::black_box(sink);
+        best
+    };
+    if name == "bench" {
+        let size = a
+            .value("size")
+            .unwrap_or("512")
+            .parse::<usize>()
+            .ok()
+            .filter(|s| (16..=4096).contains(s))
+            .ok_or_else(|| {
+                Usage("--size is the GEMM's M = N = K, a whole number from 16 to 4096".into())
+            })?;
+        let mut rng = Rng::new(1);
+        let x = Distribution::Normal.sample(&mut rng, size, size);
+        let y = Distribution::Normal.sample(&mut rng, size, size);
+        let t = best_of(3, &mut || {
+            kernels::gemm::gemm_f32(&x, &y, size, size, size)[0]
+        });
+        let gflops = 2.0 * (size as f64).powi(3) / t / 1e9;
+        // 32 MiB per array: well past any core's caches.
+        let len = 8 << 20;
+        let (mut p, q, r) = (vec![1.0f32; len], vec![2.0f32; len], vec![3.0f32; len]);
+        let mut streams = serde_json::Map::new();
+        for k in Stream::ALL {
+            let t = best_of(5, &mut || k.run(&mut p, &q, &r, 0.5));
+            streams.insert(
+                format!("{}_gb_per_s", k.id()),
+                json!((k.bytes_per_element() * len) as f64 / t / 1e9),
+            );
+        }
+        let v = json!({ "gemm_size": size, "gemm_f32_gflop_per_s": gflops, "stream": streams, "threads": 1 });
+        if a.flag("json") {
+            return Ok(pretty(&v));
+        }
+        let mut s = format!("f32 GEMM {size}^3: {gflops:.1} GFLOP/s (one thread)\n");
+        for (k, v) in &streams {
+            let _ = writeln!(
+                s,
+                "{:<18} {:.1}",
+                k.replace("_gb_per_s", " GB/s"),
+                v.as_f64().unwrap_or(0.0)
+            );
+        }
+        return Ok(s.trim_end().into());
+    }
+    let mut pairs: Vec<(&str, &str)> = vec![("kern", name)];
+    for (flag, key) in [
+        ("m", "km"),
+        ("n", "kn"),
+        ("k", "kk"),
+        ("in", "kin"),
+        ("w", "kw"),
+        ("in-scale", "kins"),
+        ("w-scale", "kws"),
+        ("acc", "kacc"),
+        ("out", "kout"),
+        ("dist", "kdist"),
+        ("seed", "kseed"),
+    ] {
+        if let Some(v) = a.value(flag) {
+            pairs.push((key, v));
+        }
+    }
+    // Weights default to the input's format unless given.
+    if a.value("w").is_none() {
+        if let Some(v) = a.value("in") {
+            pairs.push(("kw", v));
+        }
+    }
+    if a.flag("stochastic") {
+        pairs.push(("ksr", "1"));
+    }
+    if a.flag("no-saturate") {
+        pairs.push(("ksat", "0"));
+    }
+    let (spec, notes) = kernels::KernelSpec::from_pairs(pairs);
+    if !notes.is_empty() {
+        return Err(Usage(notes.join("; ")));
+    }
+    let reps = a
+        .value("repeat")
+        .unwrap_or("1")
+        .parse::<usize>()
+        .ok()
+        .filter(|r| (1..=100).contains(r))
+        .ok_or_else(|| Usage("--repeat is a whole number from 1 to 100".into()))?;
+    let prepared = kernels::prepare(&spec).map_err(Usage)?;
+    let mut raw = Vec::new();
+    let secs = best_of(reps, &mut || {
+        raw = kernels::execute(&prepared);
+        raw.first().copied().unwrap_or(0.0)
+    });
+    let r = kernels::finish(&prepared, &raw);
+    let e = &r.error;
+    let quant: serde_json::Map<String, Value> = r
+        .quant
+        .iter()
+        .map(|(t, q)| {
+            (
+                t.to_string(),
+                json!({ "clipped": q.clipped, "flushed": q.flushed, "nan": q.nan }),
+            )
+        })
+        .collect();
+    let v = json!({
+        "kernel": spec.kernel.id(),
+        "m": spec.m, "n": spec.n, "k": spec.k,
+        "input": spec.input.label(),
+        "weight": spec.weight.label(),
+        "accumulator": spec.acc.id(),
+        "output": spec.output.id(),
+        "distribution": spec.dist.id(),
+        "seed": spec.seed,
+        "error": {
+            "max_abs": e.max_abs, "mean_abs": e.mean_abs, "max_rel": e.max_rel,
+            "mean_rel": e.mean_rel, "snr_db": finite_or_null(e.snr_db), "rms_ref": e.rms_ref,
+            "exact": e.exact, "non_finite": e.non_finite, "count": e.count,
+            "histogram_log10_lo": kernels::stats::HIST_LO, "histogram_log10_hi": kernels::stats::HIST_HI,
+            "histogram": e.histogram,
+        },
+        "rounding": quant,
+        "kernel_s": secs,
+        "gflop_per_s": r.flops / secs / 1e9,
+        "threads": 1,
+        "formula": r.formula,
+    });
+    if a.flag("json") {
+        return Ok(pretty(&v));
+    }
+    Ok(format!(
+        "{}\nSNR {:.2} dB; |error| max {:.3e}, mean {:.3e}; relative max {:.3e}, mean {:.3e} (rms of the reference {:.3e})\n{} exact, {} not finite of {}; kernel {:.3} ms, {:.2} GFLOP/s (one thread)",
+        r.formula, e.snr_db, e.max_abs, e.mean_abs, e.max_rel, e.mean_rel, e.rms_ref,
+        e.exact, e.non_finite, e.count, secs * 1e3, r.flops / secs / 1e9
+    ))
+}
+
+/// JSON has no infinity: an exact result's SNR is null.
+fn finite_or_null(x: f64) -> Value {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        Value::Null
+    }
 }

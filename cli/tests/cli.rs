@@ -503,3 +503,35 @@ fn eval_and_sweep_read_the_apps_scenario() {
     assert_eq!(code, 2);
     assert!(err.contains("is not a scenario"));
 }
+
+#[test]
+fn kernel_reports_errors_and_native_speed() {
+    let v = json(&[
+        "kernel", "gemm", "--m", "64", "--n", "64", "--k", "256", "--in", "fp8e4m3", "--acc",
+        "fp32", "--json",
+    ]);
+    let snr = v["error"]["snr_db"].as_f64().unwrap();
+    assert!((20.0..40.0).contains(&snr), "FP8 E4M3 GEMM SNR {snr}");
+    assert!(v["gflop_per_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["error"]["histogram"].as_array().unwrap().len(), 22);
+    assert!(v["formula"].as_str().unwrap().contains("FP8 E4M3"));
+    let nv = json(&[
+        "kernel", "gemm", "--m", "32", "--n", "32", "--k", "256", "--in", "nvfp4", "--json",
+    ]);
+    assert!(
+        nv["error"]["snr_db"].as_f64().unwrap() < snr,
+        "NVFP4 is noisier than FP8"
+    );
+    let b = json(&["kernel", "bench", "--size", "64", "--json"]);
+    assert!(b["gemm_f32_gflop_per_s"].as_f64().unwrap() > 0.0);
+    assert!(b["stream"]["triad_gb_per_s"].as_f64().unwrap() > 0.0);
+    check_error(&["kernel", "gemm", "--in", "fp7"], "fp7");
+    check_error(&["kernel", "fft"], "not a kernel");
+    check_error(
+        &[
+            "kernel", "gemm", "--m", "4096", "--n", "4096", "--k", "4096",
+        ],
+        "multiply-adds",
+    );
+    check_error(&["kernel", "bench", "--size", "1e9"], "size");
+}
