@@ -12,7 +12,7 @@ step "format"
 cargo fmt --all -- --check
 step "clippy (host and wasm)"
 cargo clippy --workspace --all-targets --locked -q -- -D warnings
-cargo clippy -p app --target wasm32-unknown-unknown --all-targets --locked -q -- -D warnings
+cargo clippy -p app -p worker -p kernels-page -p lazy-pages --target wasm32-unknown-unknown --all-targets --locked -q -- -D warnings
 step "engine builds without std for wasm32"
 cargo build -p engine --no-default-features --target wasm32-unknown-unknown --locked -q
 step "engine docs"
@@ -25,6 +25,8 @@ step "release build (trunk)"
 trunk build --release
 step "benchmarks"
 cargo bench -p engine --locked -q
+# The native side of the browser-versus-native kernel comparison.
+cargo build --release -p cli --locked -q
 (cd tests && node bench.mjs)
 step "end-to-end tests (Playwright + Chromium)"
 (cd tests && node e2e.mjs)

@@ -3,11 +3,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { serve } from './server.mjs';
 import { launch } from './browser.mjs';
 
 const DIST = process.env.DIST ?? '../dist';
-const SIZE_BUDGET = 400 * 1024;
+// DESIGN.md allows 400 KB; the first page was 373 KiB before the Kernels page came, and may
+// not grow past that.
+const SIZE_BUDGET = 373 * 1024;
 const TTI_BUDGET_MS = 300;
 const FRAME_MS = 16;
 
@@ -17,21 +20,40 @@ const pct = (xs, p) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
-// 1. Transfer size: wasm + JS + CSS, gzipped.
-let total = 0;
-const parts = [];
-for (const f of readdirSync(DIST)) {
-  if (!/\.(wasm|js|css)$/.test(f)) continue;
-  const raw = readFileSync(join(DIST, f));
-  const gz = gzipSync(raw, { level: 9 }).length;
-  total += gz;
-  parts.push(`${f.replace(/-[0-9a-f]{16}/, '')} ${(raw.length / 1024).toFixed(0)} KiB raw, ${(gz / 1024).toFixed(1)} KiB gz`);
-}
-console.log(`transfer size: ${(total / 1024).toFixed(1)} KiB gzipped (budget ${SIZE_BUDGET / 1024} KiB) — ${parts.join('; ')}`);
-
-// 2. Navigation to interactive, cold (fresh context each run), on a local static server.
+// 1. Transfer size: the wasm, JS and CSS a page fetches, gzipped, read from the requests
+// Chromium makes. The first page must not grow as pages are added: other pages' code is
+// fetched when they open, and reported on its own.
 const srv = await serve(DIST);
 const browser = await launch();
+const gz = (f) => gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length;
+async function fetched(query, ready) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const files = new Set();
+  page.on('request', (r) => {
+    const f = decodeURIComponent(new URL(r.url()).pathname).replace(/^\//, '');
+    if (/\.(wasm|js|css)$/.test(f)) files.add(f);
+  });
+  await page.goto(srv.url + query);
+  await page.waitForSelector(ready, { timeout: 60000 });
+  await page.waitForTimeout(300);
+  await ctx.close();
+  return files;
+}
+const kib = (b) => `${(b / 1024).toFixed(1)} KiB`;
+const first = await fetched('?', 'table');
+const total = [...first].reduce((t, f) => t + gz(f), 0);
+const parts = [...first].map((f) => `${f.replace(/-[0-9a-f]{16}/, '')} ${kib(gz(f))}`);
+console.log(`first page transfer: ${kib(total)} gzipped (budget ${SIZE_BUDGET / 1024} KiB) — ${parts.join('; ')}`);
+for (const [name, query, ready] of [
+  ['Kernels', '?page=kernels', '.kresult'],
+  ['Workload & TCO', '?page=workload', '.card'],
+]) {
+  const own = [...(await fetched(query, ready))].filter((f) => !first.has(f));
+  console.log(`${name} page's own transfer (fetched when it opens): ${kib(own.reduce((t, f) => t + gz(f), 0))} — ${own.map((f) => `${f} ${kib(gz(f))}`).join('; ')}`);
+}
+
+// 2. Navigation to interactive, cold (fresh context each run), on a local static server.
 const tti = [];
 const dcl = [];
 const RUNS = 15;
@@ -92,6 +114,24 @@ for (let i = 0; i < 5; i++) {
   await ctx.close();
 }
 console.log(`simulated all-reduce on trn2-ultra-256 in the browser (torus and bi-ring schedules): median ${ms(pct(simMs, 50))}, max ${ms(Math.max(...simMs))} (budget 100 ms)`);
+// 5. The same f32 GEMM (384³, best of 4) and triad, natively (the CLI, one thread, SSE2 or
+// NEON) and in this browser (the Kernels page's worker, one thread, wasm SIMD).
+const native = JSON.parse(execFileSync(process.env.ACCELSCOPE ?? '../target/release/accelscope', ['kernel', 'bench', '--size', '384', '--json']).toString());
+{
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '?');
+  const reply = await page.evaluate(() => new Promise((resolve, reject) => {
+    const w = new Worker('worker_loader.js');
+    w.onerror = (e) => reject(e.message);
+    w.onmessage = (e) => (e.data === 'ready' ? w.postMessage('bench 1') : e.data.startsWith('bench') && resolve(e.data));
+  }));
+  const [, , gflops, triad] = reply.split(' ');
+  const ratio = Number(gflops) / native.gemm_f32_gflop_per_s;
+  console.log(`f32 GEMM 384³, one thread: browser ${Number(gflops).toFixed(1)} GFLOP/s, native ${native.gemm_f32_gflop_per_s.toFixed(1)} GFLOP/s, ratio ${ratio.toFixed(2)} (budget ≥ 0.70); triad browser ${Number(triad).toFixed(1)} GB/s, native ${native.stream.triad_gb_per_s.toFixed(1)} GB/s`);
+  if (ratio < 0.7) console.log('note: browser kernel speed under 70% of native on this machine');
+  await ctx.close();
+}
 await browser.close();
 await srv.close();
 

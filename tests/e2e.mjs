@@ -129,8 +129,17 @@ test('navigation links switch pages in place and open directly', async () => {
   await page.waitForSelector('#roofline-canvas');
   const href = await page.getAttribute('nav a:has-text("Chips")', 'href');
   assert.match(href, /page=chips/);
-  await page.click('nav a:has-text("Kernels")');
+  await page.click('nav a:has-text("Compare")');
   assert.match(await page.textContent('main'), /Coming next/);
+  // A page with its own module loads it when opened, and leaves cleanly for another page.
+  await page.click('nav a:has-text("Kernels")');
+  await page.waitForSelector('.kernels-page .kform');
+  await page.click('nav a:has-text("Workload")');
+  await page.waitForSelector('.card');
+  await page.click('nav a:has-text("Kernels")');
+  await page.waitForSelector('.kernels-page .kform');
+  assert.equal(await page.locator('.kernels-page').count(), 1);
+  assert.deepEqual(page.errors, []);
 });
 
 test('a malformed link shows a notice and keeps what it could read', async () => {
@@ -161,7 +170,7 @@ test('a custom chip travels in the link, marked as custom with its edited figure
 });
 
 test('phone width: nothing overflows the page; tables scroll inside their frame', async () => {
-  for (const q of ['?page=chips', '?page=roofline', '?page=topology', '?page=collectives', '?page=workload']) {
+  for (const q of ['?page=chips', '?page=roofline', '?page=topology', '?page=collectives', '?page=workload', '?page=kernels']) {
     const page = await open(q, { width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${q}: page is ${overflow}px wider than the screen`);
@@ -383,6 +392,81 @@ test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search t
   const held = await page.$$eval('#run-calibration-table tr[data-role=held-out]', (rs) => rs.map((r) => [r.dataset.family, Number(r.dataset.error)]));
   assert.ok(held.length >= 8 && held.every(([f, e]) => Math.abs(e) <= (f === 'serving' ? 0.3 : 0.25)), `${held}`);
   await page.screenshot({ path: 'out/e2e-workload-format.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('kernels: a link runs a kernel in a worker and shows its errors; a change updates the link', async () => {
+  const page = await open('?page=kernels&kern=gemm&km=96&kn=80&kk=512&kin=fp8e4m3&kw=fp8e4m3');
+  await page.waitForSelector('.kresult', { timeout: 30000 });
+  // FP8 E4M3 with a per-tensor scale, two rounded operands: ~6.02*4 + 8.1 - 3 ≈ 29 dB.
+  const snr = Number(await page.locator('.kresult').getAttribute('data-snr'));
+  assert.ok(snr > 26 && snr < 32, `E4M3 GEMM SNR ${snr}`);
+  assert.match(await page.textContent('.kresult'), /FP8 E4M3/);
+  assert.ok(await page.locator('.khist rect').count() > 10, 'the error histogram is drawn');
+  assert.ok(page.requests.some((u) => u.endsWith('worker_bg.wasm')), 'kernels run in the worker');
+  // The first page never fetched the kernels' code.
+  const first = await open('?');
+  await first.waitForSelector('#chips-table');
+  assert.ok(!first.requests.some((u) => /kernels|worker|workload/.test(u)), first.requests.join('\n'));
+  // A recipe changes both operands and the link; Run shows NVFP4's larger error.
+  await page.click('button[data-v=nvfp4]');
+  await urlHas(page, 'kin', 'fp4e2m1');
+  await urlHas(page, 'kins', 'nv');
+  await page.click('button[data-act=run]');
+  await page.waitForFunction(() => Number(document.querySelector('.kresult')?.dataset.snr) < 22, null, { timeout: 30000 });
+  await page.screenshot({ path: 'out/e2e-kernels.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test('kernels: a long run says so before it starts, and Cancel stops it', async () => {
+  const page = await open('?page=kernels&km=2048&kn=2048&kk=1024&kacc=bf16');
+  await page.waitForSelector('.kest');
+  assert.match(await page.textContent('.kest'), /long run/);
+  await page.click('button[data-act=run]');
+  assert.match(await page.textContent('.kstatus'), /click again/);
+  await page.click('button[data-act=run]');
+  await page.waitForSelector('.kstatus.working');
+  await page.waitForTimeout(500);
+  await page.click('button[data-act=cancel]');
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.kstatus').textContent));
+  assert.equal(await page.locator('.kresult').count(), 0, 'no result after Cancel');
+  assert.equal(await page.locator('button[data-act=run]').isDisabled(), false);
+  // The page still answers: a small run after the cancel completes.
+  await page.fill('input[name=km]', '32');
+  await page.fill('input[name=kn]', '32');
+  await page.fill('input[name=kk]', '64');
+  await page.locator('input[name=kk]').dispatchEvent('change');
+  await page.click('button[data-act=run]');
+  await page.waitForSelector('.kresult', { timeout: 30000 });
+  assert.deepEqual(page.errors, []);
+});
+
+test('kernels: the device benchmark draws this machine on the roofline, and the link keeps it', async () => {
+  const page = await open('?page=kernels&km=16&kn=16&kk=16');
+  await page.click('button[data-act=bench]');
+  await page.waitForFunction(() => document.querySelectorAll('.kdev tbody tr').length >= 1 && !document.querySelector('.kstatus.working'), null, { timeout: 90000 });
+  const rows = await page.$$eval('.kdev tbody tr', (trs) => trs.map((t) => t.textContent));
+  assert.match(rows[0], /1 thread.*GFLOP\/s.*GB\/s/);
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('dev'));
+  const dev = query(page).get('dev');
+  assert.match(dev, /^cpu1:[0-9.e+]+,[0-9.e+]+/);
+  await page.click('nav a:has-text("Roofline")');
+  await page.waitForSelector('#roofline-canvas');
+  await page.waitForFunction((n) => Number(document.querySelector('#roofline-canvas').dataset.roofs) === 5 + n, rows.length);
+  await page.screenshot({ path: 'out/e2e-roofline-device.png', fullPage: true });
+  // A link with the numbers draws them without measuring again.
+  const linked = await open('?page=roofline&dev=cpu1:20,10;cpu4:70,25');
+  await linked.waitForFunction(() => document.querySelector('#roofline-canvas')?.dataset.roofs === '7');
+  assert.ok(!linked.requests.some((u) => /worker/.test(u)));
+  assert.deepEqual(page.errors, []);
+});
+
+test('kernels: a hostile link is read with notices and nothing runs away', async () => {
+  const page = await open('?page=kernels&kern=fft&km=1e103&kin=fp7&kins=b0e8m0&kseed=-1&dev=cpu1:NaN,1');
+  const notice = await page.textContent('.notice');
+  for (const k of ['kern', 'km', 'kin', 'kins', 'kseed', 'dev']) assert.match(notice, new RegExp(k), notice);
+  await page.waitForSelector('.kresult', { timeout: 30000 });
+  assert.equal(await page.inputValue('input[name=km]'), '512');
   assert.deepEqual(page.errors, []);
 });
 

@@ -3,6 +3,7 @@
 //! State is one [`engine::Scenario`] in a signal, mirrored to the query string.
 
 pub mod charts;
+pub mod module;
 pub mod pages;
 pub mod panic;
 pub mod state;
@@ -92,7 +93,16 @@ fn PageView() -> impl IntoView {
         Page::Roofline => pages::roofline::RooflinePage().into_any(),
         Page::Topology => pages::topology::TopologyPage().into_any(),
         Page::Collectives => pages::collectives::CollectivesPage().into_any(),
-        Page::Workload => pages::workload::WorkloadPage().into_any(),
+        Page::Workload => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
+            name: "workload",
+            title: "Workload & TCO",
+        })
+        .into_any(),
+        Page::Kernels => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
+            name: "kernels",
+            title: "Kernels",
+        })
+        .into_any(),
         other => {
             pages::coming::ComingNext(pages::coming::ComingNextProps { page: other }).into_any()
         }

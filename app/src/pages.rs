@@ -3,6 +3,7 @@
 pub mod chips;
 pub mod collectives;
 pub mod coming;
+pub mod lazy;
 pub mod roofline;
 pub mod topology;
 pub mod workload;

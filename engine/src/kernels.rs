@@ -5,6 +5,7 @@
 //! inputs, rounds them to their formats and computes the reference; [`execute`] is the kernel
 //! (the part a speed figure times); [`finish`] rounds the output and measures the error.
 
+pub mod device;
 pub mod gemm;
 pub mod ops;
 pub mod rng;
@@ -653,6 +654,36 @@ pub fn run(spec: &KernelSpec) -> Result<KernelRun, String> {
     let p = prepare(spec)?;
     let raw = execute(&p);
     Ok(finish(&p, &raw))
+}
+
+/// A scenario file holds the spec as its link form (`kern=softmax&km=64`), so the JSON stays
+/// readable and one parser checks both.
+#[cfg(feature = "serde")]
+impl serde::Serialize for KernelSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let q: Vec<String> = self
+            .to_pairs()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        s.serialize_str(&q.join("&"))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for KernelSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let q = String::deserialize(d)?;
+        let (spec, notes) = Self::from_pairs(
+            q.split('&')
+                .filter(|p| !p.is_empty())
+                .map(|p| p.split_once('=').unwrap_or((p, ""))),
+        );
+        match notes.first() {
+            None => Ok(spec),
+            Some(n) => Err(serde::de::Error::custom(n)),
+        }
+    }
 }
 
 impl fmt::Display for Kernel {

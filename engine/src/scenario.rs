@@ -21,6 +21,12 @@ use crate::units::Bytes;
 /// The current link format version. Older versions are decoded with their own defaults.
 pub const VERSION: u32 = 1;
 
+/// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
+const KERNEL_KEYS: [&str; 14] = [
+    "kern", "km", "kn", "kk", "kin", "kins", "kw", "kws", "kacc", "kout", "kdist", "kseed", "ksr",
+    "ksat",
+];
+
 /// Most chips or operations a link may hold; more is treated as malformed input.
 pub const MAX_ITEMS: usize = 32;
 
@@ -106,6 +112,31 @@ pub struct Scenario {
     pub collectives: CollectivesView,
     /// The job on the Workload & TCO page.
     pub job: Job,
+    /// The run on the Kernels page.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub kernel: crate::kernels::KernelSpec,
+    /// This device's roofs as measured on the Kernels page (never re-measured from a link).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, with = "device_serde", skip_serializing_if = "Vec::is_empty")
+    )]
+    pub device: Vec<crate::kernels::device::DeviceRoof>,
+}
+
+#[cfg(feature = "serde")]
+mod device_serde {
+    use crate::kernels::device::{parse_spec, to_spec, DeviceRoof};
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[DeviceRoof], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&to_spec(v))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<DeviceRoof>, D::Error> {
+        parse_spec(&String::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
 }
 
 /// The Topology page: one system, an optional selected chip and an optional failed chip.
@@ -184,6 +215,8 @@ impl Default for Scenario {
             topology: TopologyView::default(),
             collectives: CollectivesView::default(),
             job: Job::default(),
+            kernel: crate::kernels::KernelSpec::default(),
+            device: Vec::new(),
         }
     }
 }
@@ -291,6 +324,31 @@ impl Scenario {
         }
     }
 
+    /// Takes a lazily loaded page's own keys back (the Kernels page's `kern=…&dev=…`);
+    /// everything else in the scenario stays as it is.
+    pub fn apply_page_query(&mut self, query: &str) {
+        let pairs: Vec<(String, String)> = query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                (dec(k), dec(v))
+            })
+            .collect();
+        let (kernel, _) = crate::kernels::KernelSpec::from_pairs(
+            pairs
+                .iter()
+                .filter(|(k, _)| KERNEL_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        );
+        self.kernel = kernel;
+        self.device = pairs
+            .iter()
+            .find(|(k, _)| k == "dev")
+            .and_then(|(_, v)| crate::kernels::device::parse_spec(v).ok())
+            .unwrap_or_default();
+    }
+
     /// Encode as a query string (without the leading `?`).
     #[must_use]
     pub fn to_query(&self) -> String {
@@ -363,6 +421,15 @@ impl Scenario {
         q.push(format!("wload={}", j.load));
         q.push(format!("wref={}", enc(&j.compare_with)));
         q.push(format!("wlever={}", j.lever.id()));
+        for (k, v) in self.kernel.to_pairs() {
+            q.push(format!("{k}={}", enc(&v)));
+        }
+        if !self.device.is_empty() {
+            q.push(format!(
+                "dev={}",
+                enc(&crate::kernels::device::to_spec(&self.device))
+            ));
+        }
         q.join("&")
     }
 
@@ -651,11 +718,27 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "dev" => match crate::kernels::device::parse_spec(v) {
+                    Ok(d) => s.device = d,
+                    Err(e) => note("dev", format!("{e}; measured roofs dropped")),
+                },
+                k if k.starts_with('k') && KERNEL_KEYS.contains(&k) => {}
                 other => note(other, "unknown setting ignored".into()),
             }
         }
         if saw_op {
             s.ops = ops;
+        }
+        let (kernel, knotes) = crate::kernels::KernelSpec::from_pairs(
+            pairs
+                .iter()
+                .filter(|(k, _)| KERNEL_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        );
+        s.kernel = kernel;
+        for n in knotes {
+            let key = n.split('=').next().unwrap_or("kernel").to_string();
+            notes.push(Notice { key, message: n });
         }
         let chips = system::find(&s.topology.system).map_or(0, |x| x.chips());
         for (key, slot) in [
@@ -788,6 +871,14 @@ mod tests {
                 compare_with: "trn3-ultra-144".into(),
                 lever: crate::job::Lever::Discount,
             },
+            kernel: crate::kernels::KernelSpec {
+                kernel: crate::kernels::Kernel::Softmax,
+                m: 64,
+                input: crate::kernels::Operand::parse("mxfp6").unwrap(),
+                seed: 9,
+                ..Default::default()
+            },
+            device: crate::kernels::device::parse_spec("cpu1:20.5,12;gpu:800,250").unwrap(),
         };
         let q = s.to_query();
         let (back, notes) = Scenario::from_query(&q);

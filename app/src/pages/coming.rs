@@ -12,7 +12,6 @@ pub fn ComingNext(
     let what = match page {
         Page::Topology => "Torus, hypercube and switched fabrics drawn chip by chip; collectives (all-reduce, all-gather, all-to-all…) timed analytically and by a link-level simulation.",
         Page::Workload => "Training and inference of real models on each system: time to train, tokens per second, and the cost per token, rented or owned.",
-        Page::Kernels => "Small kernels that really run here in every number format, and a NeuronCore model that counts cycles.",
         _ => "Scenarios side by side.",
     };
     view! {

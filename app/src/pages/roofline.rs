@@ -31,6 +31,18 @@ pub fn RooflinePage() -> impl IntoView {
                         });
                     }
                 }
+                if fi == 0 {
+                    // This device as measured on the Kernels page: f32 roofs, carried in the link.
+                    for (i, r) in s.device.iter().enumerate() {
+                        d.roofs.push(Roof {
+                            label: format!("{} (f32, measured)", r.label()),
+                            peak: r.gflops * 1e9,
+                            bandwidth: r.gbps * 1e9,
+                            chip: chips.len() + i,
+                            format: 0,
+                        });
+                    }
+                }
                 for (oi, op) in s.ops.iter().enumerate() {
                     d.markers.push(Marker {
                         tag: tag(oi, fi, s.roofline_formats.len()),

@@ -1,0 +1,547 @@
+//! The Kernels page as its own small wasm module, loaded when the page opens: the app shell
+//! imports it and calls [`mount`] with the page's element, the link's query and a callback
+//! that takes the page's keys back into the link. Kernels run in a Web Worker (the `worker`
+//! crate); Cancel terminates it. Markup is built as escaped strings with one delegated
+//! listener per event type, which keeps this module small.
+
+mod form;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use engine::kernels::device::{self, DeviceRoof, Engine};
+use engine::kernels::KernelSpec;
+use engine::units::sig;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, ErrorEvent, Event, MessageEvent, Worker};
+
+/// Runs estimated longer than this ask for a second click.
+const CONFIRM_S: f64 = 6.0;
+/// Runs estimated shorter than this start on their own when a link opens the page.
+const AUTORUN_S: f64 = 2.0;
+/// Threads the device benchmark uses at most.
+const MAX_BENCH_THREADS: u32 = 16;
+
+type Handler = Closure<dyn FnMut(MessageEvent)>;
+type ErrHandler = Closure<dyn FnMut(ErrorEvent)>;
+
+/// A worker and the closures that must live as long as it does.
+struct Live {
+    worker: Worker,
+    _on_msg: Handler,
+    _on_err: ErrHandler,
+}
+
+thread_local! {
+    /// Stopped workers whose closures may still be on the stack (a worker's own message can
+    /// stop it); emptied at the next click, when none can be.
+    static RETIRED: RefCell<Vec<Live>> = const { RefCell::new(Vec::new()) };
+}
+
+fn retire(l: Option<Live>) {
+    if let Some(l) = l {
+        l.worker.terminate();
+        RETIRED.with(|r| r.borrow_mut().push(l));
+    }
+}
+
+fn retire_bench(b: Option<Bench>) {
+    for l in b.map(|b| b.workers).unwrap_or_default() {
+        retire(Some(l));
+    }
+}
+
+#[derive(Default)]
+struct Bench {
+    workers: Vec<Live>,
+    single: Option<f64>,
+    results: Vec<(f64, f64)>,
+    threads: u32,
+}
+
+struct Page {
+    root: Element,
+    spec: KernelSpec,
+    device: Vec<DeviceRoof>,
+    on_change: js_sys::Function,
+    runner: Option<Live>,
+    ready: bool,
+    pending: Option<String>,
+    busy: bool,
+    confirm: bool,
+    bench: Option<Bench>,
+    _listeners: Vec<Closure<dyn FnMut(Event)>>,
+}
+
+thread_local! {
+    static PAGE: RefCell<Option<Rc<RefCell<Page>>>> = const { RefCell::new(None) };
+}
+
+fn main() {}
+
+fn doc() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a page has a document")
+}
+
+fn page() -> Option<Rc<RefCell<Page>>> {
+    PAGE.with(|p| p.borrow().clone())
+}
+
+/// Builds the page inside `el` from the link's `query`; `on_change` receives the page's keys
+/// (`kern=…&dev=…`) whenever they change.
+#[wasm_bindgen]
+pub fn mount(el: Element, query: &str, on_change: js_sys::Function) {
+    unmount();
+    let pairs: Vec<(String, String)> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (form::decode(k), form::decode(v))
+        })
+        .collect();
+    let (spec, _) = KernelSpec::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let device = pairs
+        .iter()
+        .find(|(k, _)| k == "dev")
+        .and_then(|(_, v)| device::parse_spec(v).ok())
+        .unwrap_or_default();
+    el.set_inner_html(&form::page_html(&spec, &device, gpu_note()));
+    let p = Rc::new(RefCell::new(Page {
+        root: el.clone(),
+        spec,
+        device,
+        on_change,
+        runner: None,
+        ready: false,
+        pending: None,
+        busy: false,
+        confirm: false,
+        bench: None,
+        _listeners: Vec::new(),
+    }));
+    let on_change = Closure::<dyn FnMut(Event)>::new(|e: Event| changed(&e));
+    let on_click = Closure::<dyn FnMut(Event)>::new(|e: Event| clicked(&e));
+    el.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref())
+        .ok();
+    el.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())
+        .ok();
+    p.borrow_mut()._listeners = vec![on_change, on_click];
+    PAGE.with(|slot| *slot.borrow_mut() = Some(p));
+    refresh_estimate();
+    if spec.estimate_seconds() <= AUTORUN_S {
+        start("run");
+    }
+}
+
+/// Stops every worker and forgets the page (the shell calls this when another page opens).
+#[wasm_bindgen]
+pub fn unmount() {
+    if let Some(p) = PAGE.with(|slot| slot.borrow_mut().take()) {
+        let mut p = p.borrow_mut();
+        for l in std::mem::take(&mut p._listeners) {
+            let _ = p
+                .root
+                .remove_event_listener_with_callback("change", l.as_ref().unchecked_ref());
+            let _ = p
+                .root
+                .remove_event_listener_with_callback("click", l.as_ref().unchecked_ref());
+        }
+        retire(p.runner.take());
+        retire_bench(p.bench.take());
+    }
+}
+
+fn gpu_note() -> &'static str {
+    let has_gpu = web_sys::window()
+        .map(|w| js_sys::Reflect::has(&w.navigator(), &JsValue::from_str("gpu")).unwrap_or(false))
+        .unwrap_or(false);
+    if has_gpu {
+        "This browser offers WebGPU; measuring the GPU with WGSL kernels is the next step, so only the CPU is measured for now."
+    } else {
+        "This browser offers no WebGPU (or it is turned off), so only the CPU is measured."
+    }
+}
+
+fn find(root: &Element, sel: &str) -> Option<Element> {
+    root.query_selector(sel).ok().flatten()
+}
+
+fn set_text(sel: &str, text: &str) {
+    if let Some(p) = page() {
+        if let Some(e) = find(&p.borrow().root, sel) {
+            e.set_text_content(Some(text));
+        }
+    }
+}
+
+fn set_html(sel: &str, html: &str) {
+    if let Some(p) = page() {
+        if let Some(e) = find(&p.borrow().root, sel) {
+            e.set_inner_html(html);
+        }
+    }
+}
+
+/// Tells the shell the page's keys, so the link carries them.
+fn notify() {
+    let Some(p) = page() else { return };
+    let p = p.borrow();
+    let mut q: Vec<String> = p
+        .spec
+        .to_pairs()
+        .iter()
+        .map(|(k, v)| format!("{k}={}", form::encode(v)))
+        .collect();
+    if !p.device.is_empty() {
+        q.push(format!("dev={}", form::encode(&device::to_spec(&p.device))));
+    }
+    let _ = p
+        .on_change
+        .call1(&JsValue::NULL, &JsValue::from_str(&q.join("&")));
+}
+
+fn refresh_estimate() {
+    let Some(p) = page() else { return };
+    let spec = p.borrow().spec;
+    let est = spec.estimate_seconds();
+    let text =
+        match spec.check() {
+            Err(e) => format!("Cannot run: {e}."),
+            Ok(()) => {
+                format!(
+            "{} multiply-adds; about {} s on one modest core, inputs and reference included.{}",
+            sig(spec.macs() as f64, 3),
+            sig(est.max(0.01), 2),
+            if est > CONFIRM_S { " A long run: Run asks once more before it starts." } else { "" }
+        )
+            }
+        };
+    set_text(".kest", &text);
+    set_text(".kformula", &spec.formula());
+}
+
+fn changed(e: &Event) {
+    let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return;
+    };
+    let Some(p) = page() else { return };
+    let root = p.borrow().root.clone();
+    if find_ancestor(&target, "form.kform").is_none() {
+        return;
+    }
+    let (spec, notes) = form::read(&root);
+    let kernel_changed = spec.kernel != p.borrow().spec.kernel;
+    {
+        let mut pm = p.borrow_mut();
+        pm.spec = spec;
+        pm.confirm = false;
+    }
+    if kernel_changed {
+        form::relabel(&root, &spec);
+    }
+    set_text(".kstatus", &notes.join("; "));
+    refresh_estimate();
+    notify();
+}
+
+fn find_ancestor(e: &Element, sel: &str) -> Option<Element> {
+    e.closest(sel).ok().flatten()
+}
+
+fn clicked(e: &Event) {
+    RETIRED.with(|r| r.borrow_mut().clear());
+    let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return;
+    };
+    let Some(button) = find_ancestor(&target, "button[data-act]") else {
+        return;
+    };
+    let act = button.get_attribute("data-act").unwrap_or_default();
+    match act.as_str() {
+        "run" | "sweep" => start(&act),
+        "cancel" => cancel(),
+        "bench" => bench_start(),
+        "recipe" => {
+            let Some(p) = page() else { return };
+            let root = p.borrow().root.clone();
+            form::apply_recipe(&root, &button.get_attribute("data-v").unwrap_or_default());
+            let (spec, _) = form::read(&root);
+            p.borrow_mut().spec = spec;
+            refresh_estimate();
+            notify();
+        }
+        _ => {}
+    }
+}
+
+fn busy(on: bool, what: &str) {
+    let Some(p) = page() else { return };
+    p.borrow_mut().busy = on;
+    let root = p.borrow().root.clone();
+    for (sel, disabled) in [
+        ("button[data-act=run]", on),
+        ("button[data-act=sweep]", on),
+        ("button[data-act=bench]", on),
+        ("button[data-act=cancel]", !on),
+    ] {
+        if let Some(b) = find(&root, sel) {
+            let _ = if disabled {
+                b.set_attribute("disabled", "")
+            } else {
+                b.remove_attribute("disabled")
+            };
+        }
+    }
+    if let Some(s) = find(&root, ".kstatus") {
+        let _ = s.set_attribute("class", if on { "kstatus working" } else { "kstatus" });
+        s.set_text_content(Some(what));
+    }
+}
+
+fn spawn(on_msg: impl FnMut(MessageEvent) + 'static) -> Result<Live, String> {
+    let base = doc().base_uri().ok().flatten().unwrap_or_default();
+    let url = web_sys::Url::new_with_base("worker_loader.js", &base)
+        .map(|u| u.href())
+        .map_err(|_| "no address for the worker".to_string())?;
+    let worker = Worker::new(&url).map_err(|e| format!("the worker could not start: {e:?}"))?;
+    let on_msg = Closure::<dyn FnMut(MessageEvent)>::new(on_msg);
+    let on_err = Closure::<dyn FnMut(ErrorEvent)>::new(|e: ErrorEvent| {
+        failed(&format!("the worker stopped: {}", e.message()));
+    });
+    worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
+    Ok(Live {
+        worker,
+        _on_msg: on_msg,
+        _on_err: on_err,
+    })
+}
+
+fn failed(msg: &str) {
+    if let Some(p) = page() {
+        let mut pm = p.borrow_mut();
+        retire(pm.runner.take());
+        pm.ready = false;
+        retire_bench(pm.bench.take());
+    }
+    busy(false, "");
+    set_html(
+        ".kstatus",
+        &format!(r#"<span class="err">{}</span>"#, form::esc(msg)),
+    );
+}
+
+fn start(what: &str) {
+    let Some(p) = page() else { return };
+    let spec = p.borrow().spec;
+    if p.borrow().busy {
+        return;
+    }
+    if let Err(e) = spec.check() {
+        set_text(".kstatus", &format!("Cannot run: {e}."));
+        return;
+    }
+    let est = spec.estimate_seconds() * if what == "sweep" { 22.0 } else { 1.0 };
+    if est > CONFIRM_S && !p.borrow().confirm {
+        p.borrow_mut().confirm = true;
+        set_text(
+            ".kstatus",
+            &format!(
+                "This will take about {} s; click again to start it.",
+                sig(est, 2)
+            ),
+        );
+        return;
+    }
+    p.borrow_mut().confirm = false;
+    let query: Vec<String> = spec
+        .to_pairs()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let cmd = format!("{what} {}", query.join("&"));
+    busy(true, "starting the worker");
+    if p.borrow().runner.is_none() {
+        match spawn(on_runner_message) {
+            Ok(l) => {
+                let mut pm = p.borrow_mut();
+                pm.runner = Some(l);
+                pm.ready = false;
+            }
+            Err(e) => return failed(&e),
+        }
+    }
+    let mut pm = p.borrow_mut();
+    if pm.ready {
+        if let Some(r) = &pm.runner {
+            let _ = r.worker.post_message(&JsValue::from_str(&cmd));
+        }
+    } else {
+        pm.pending = Some(cmd);
+    }
+}
+
+fn on_runner_message(e: MessageEvent) {
+    let Some(msg) = e.data().as_string() else {
+        return;
+    };
+    let (verb, rest) = msg.split_once(' ').unwrap_or((msg.as_str(), ""));
+    match verb {
+        "ready" => {
+            let Some(p) = page() else { return };
+            let mut pm = p.borrow_mut();
+            pm.ready = true;
+            if let (Some(cmd), Some(r)) = (pm.pending.take(), &pm.runner) {
+                let _ = r.worker.post_message(&JsValue::from_str(&cmd));
+            }
+        }
+        "stage" => set_text(".kstatus", &format!("{rest}…")),
+        "result" => {
+            busy(false, "");
+            set_html("#kresult", rest);
+        }
+        "sweep" => {
+            busy(false, "");
+            set_html("#ksweep", rest);
+        }
+        "error" => failed(rest),
+        _ => {}
+    }
+}
+
+fn cancel() {
+    if let Some(p) = page() {
+        let mut pm = p.borrow_mut();
+        retire(pm.runner.take());
+        pm.ready = false;
+        pm.pending = None;
+        retire_bench(pm.bench.take());
+    }
+    busy(false, "Cancelled: the worker was stopped.");
+}
+
+fn bench_threads() -> u32 {
+    let n = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (n as u32).clamp(1, MAX_BENCH_THREADS)
+}
+
+fn bench_start() {
+    let Some(p) = page() else { return };
+    if p.borrow().busy {
+        return;
+    }
+    busy(true, "measuring one thread: f32 GEMM, then memory streams");
+    p.borrow_mut().bench = Some(Bench::default());
+    bench_spawn(1);
+}
+
+/// Starts `n` workers at once, each measuring itself; their rates add up.
+fn bench_spawn(n: u32) {
+    let Some(p) = page() else { return };
+    let mut workers = Vec::new();
+    for _ in 0..n {
+        match spawn(on_bench_message) {
+            Ok(l) => workers.push(l),
+            Err(e) => return failed(&e),
+        }
+    }
+    let mut pm = p.borrow_mut();
+    if let Some(b) = pm.bench.as_mut() {
+        for l in std::mem::replace(&mut b.workers, workers) {
+            retire(Some(l));
+        }
+        b.threads = n;
+        b.results.clear();
+    }
+}
+
+fn on_bench_message(e: MessageEvent) {
+    let Some(msg) = e.data().as_string() else {
+        return;
+    };
+    let Some(p) = page() else { return };
+    let parts: Vec<&str> = msg.split(' ').collect();
+    match parts.first().copied() {
+        Some("ready") => {
+            let b = p.borrow();
+            let Some(bench) = b.bench.as_ref() else {
+                return;
+            };
+            // Start them together once all are loaded, so they run at the same time.
+            let ready = js_sys::Reflect::get(&e, &JsValue::from_str("target"))
+                .ok()
+                .and_then(|t| t.dyn_into::<Worker>().ok());
+            if let Some(w) = ready {
+                let _ = js_sys::Reflect::set(&w, &JsValue::from_str("_ready"), &JsValue::TRUE);
+            }
+            let all = bench.workers.iter().all(|l| {
+                js_sys::Reflect::get(&l.worker, &JsValue::from_str("_ready"))
+                    .map(|v| v.is_truthy())
+                    .unwrap_or(false)
+            });
+            if all {
+                for l in &bench.workers {
+                    let _ = l
+                        .worker
+                        .post_message(&JsValue::from_str(&format!("bench {}", bench.threads)));
+                }
+            }
+        }
+        Some("bench") if parts.len() >= 4 => {
+            let (Ok(f), Ok(g)) = (parts[2].parse::<f64>(), parts[3].parse::<f64>()) else {
+                return failed("the benchmark sent numbers that do not read");
+            };
+            let next = {
+                let mut pm = p.borrow_mut();
+                let Some(b) = pm.bench.as_mut() else { return };
+                b.results.push((f, g));
+                if b.results.len() < b.threads as usize {
+                    return;
+                }
+                let gflops: f64 = b.results.iter().map(|r| r.0).sum();
+                let gbps: f64 = b.results.iter().map(|r| r.1).sum();
+                let threads = b.threads;
+                if threads == 1 {
+                    b.single = Some(gflops);
+                }
+                pm.device.retain(|r| {
+                    r.engine != Engine::Cpu(threads)
+                        && (threads == 1 || !matches!(r.engine, Engine::Cpu(n) if n > 1))
+                });
+                pm.device.push(DeviceRoof {
+                    engine: Engine::Cpu(threads),
+                    gflops,
+                    gbps,
+                });
+                pm.device.sort_by_key(|r| match r.engine {
+                    Engine::Cpu(n) => n,
+                    Engine::Gpu => u32::MAX,
+                });
+                threads
+            };
+            let all = bench_threads();
+            render_device();
+            notify();
+            if next == 1 && all > 1 {
+                busy(true, &format!("measuring {all} threads at once"));
+                bench_spawn(all);
+            } else {
+                let done = p.borrow_mut().bench.take();
+                retire_bench(done);
+                busy(false, "Measured; the roofs are on the Roofline page too.");
+            }
+        }
+        _ => {}
+    }
+}
+
+fn render_device() {
+    let Some(p) = page() else { return };
+    let html = form::device_html(&p.borrow().device);
+    set_html("#kdevice", &html);
+}

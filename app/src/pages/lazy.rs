@@ -1,0 +1,76 @@
+//! Pages whose code is a separate wasm module, fetched when the page is first opened: the
+//! first page's download does not grow as such pages are added.
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::state::use_scenario;
+
+#[wasm_bindgen(inline_js = r#"
+export function load_page(name, el, query, cb) {
+  const at = (f) => new URL(f, document.baseURI).href;
+  import(at(name + '.js'))
+    .then(async (m) => {
+      await m.default({ module_or_path: at(name + '_bg.wasm') });
+      if (!el.isConnected) return;
+      m.mount(el, query, cb);
+      el.accelscopeUnmount = () => m.unmount();
+    })
+    .catch((e) => {
+      el.textContent = '';
+      const p = document.createElement('p');
+      p.className = 'error';
+      p.textContent = 'This page could not be loaded (' + e + '). Reload to try again.';
+      el.appendChild(p);
+    });
+}
+export function unload_page(el) {
+  if (el.accelscopeUnmount) { el.accelscopeUnmount(); el.accelscopeUnmount = null; }
+}
+"#)]
+extern "C" {
+    fn load_page(name: &str, el: &web_sys::Element, query: &str, cb: &js_sys::Function);
+    fn unload_page(el: &web_sys::Element);
+}
+
+/// Fetches module `name` (`name.js` and `name_bg.wasm` beside the app) and mounts it here with
+/// the link's query; the module hands its own keys back, and they go into the link.
+#[component]
+pub fn LazyPage(name: &'static str, title: &'static str) -> impl IntoView {
+    let sc = use_scenario();
+    let node = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        // A Leptos page module hands back the whole query (`v=…`); the Kernels module only
+        // its own keys.
+        let cb = Closure::<dyn Fn(String)>::new(move |q: String| {
+            sc.update(|s| {
+                if q.starts_with("v=") {
+                    let page = s.page;
+                    *s = engine::Scenario::from_query(&q).0;
+                    s.page = page;
+                } else {
+                    s.apply_page_query(&q);
+                }
+            });
+        });
+        let query = sc.with_untracked(engine::Scenario::to_query);
+        load_page(name, &el, &query, cb.as_ref().unchecked_ref());
+        // Lives as long as the page module may call it: the rest of the session.
+        cb.forget();
+    });
+    on_cleanup(move || {
+        if let Some(el) = node.get_untracked() {
+            unload_page(&el);
+        }
+    });
+    view! {
+        <div class="lazy-page" node_ref=node>
+            <section class="page">
+                <h1>{title}</h1>
+                <p class="lead">"Loading this page's code…"</p>
+            </section>
+        </div>
+    }
+}

@@ -1,0 +1,223 @@
+//! The Kernels page's Web Worker. The page posts one text command at a time and the worker
+//! answers with text: `stage …` while it works, then `result …`, `sweep …` or `bench …`
+//! (HTML or numbers), or `error …`. Cancel is the page terminating the worker.
+//!
+//! The kernels' code lives only here, so the first page never downloads it; this crate is
+//! built for speed (`opt-level = 3`, wasm `simd128`).
+
+mod render;
+
+use engine::kernels::{self, stream::Stream, Distribution, KernelSpec, Operand, Rng};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(msg: &str) {
+    let _ = scope().post_message(&JsValue::from_str(msg));
+}
+
+fn now_ms() -> f64 {
+    scope().performance().map_or(0.0, |p| p.now())
+}
+
+fn main() {
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| {
+        if let Some(cmd) = e.data().as_string() {
+            handle(&cmd);
+        }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post("ready");
+}
+
+fn handle(cmd: &str) {
+    let (verb, arg) = cmd.split_once(' ').unwrap_or((cmd, ""));
+    match verb {
+        "run" => run(arg),
+        "sweep" => sweep(arg),
+        "bench" => bench(arg),
+        _ => post(&format!("error unknown command '{verb}'")),
+    }
+}
+
+fn spec_of(query: &str) -> Result<KernelSpec, String> {
+    let (spec, notes) = KernelSpec::from_pairs(
+        query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| p.split_once('=').unwrap_or((p, ""))),
+    );
+    match notes.first() {
+        None => Ok(spec),
+        Some(n) => Err(n.clone()),
+    }
+}
+
+fn run(query: &str) {
+    let spec = match spec_of(query) {
+        Ok(s) => s,
+        Err(e) => return post(&format!("error {e}")),
+    };
+    post("stage drawing the inputs, rounding them and computing the f64 reference");
+    let t0 = now_ms();
+    let prepared = match kernels::prepare(&spec) {
+        Ok(p) => p,
+        Err(e) => return post(&format!("error {e}")),
+    };
+    post("stage running the kernel");
+    let t1 = now_ms();
+    let mut raw = kernels::execute(&prepared);
+    let mut best = now_ms() - t1;
+    // A wasm function's first call runs in the browser's baseline compiler; short kernels run
+    // again (same inputs, same result) so the figure is the optimized code's, best of up to 5.
+    let mut reps = 1;
+    while reps < 5 && best < 300.0 && now_ms() - t1 < 1500.0 {
+        let t = now_ms();
+        raw = kernels::execute(&prepared);
+        best = best.min(now_ms() - t);
+        reps += 1;
+    }
+    let t2 = now_ms();
+    post("stage measuring the error");
+    let result = kernels::finish(&prepared, &raw);
+    let t3 = now_ms();
+    let timing = render::Timing {
+        prepare_ms: t1 - t0,
+        kernel_ms: best,
+        reps,
+        finish_ms: t3 - t2,
+    };
+    post(&format!(
+        "result {}",
+        render::result(&spec, &result, &timing)
+    ));
+}
+
+/// The same shape across formats, block sizes and accumulators: what each choice costs.
+fn sweep(query: &str) {
+    let base = match spec_of(query) {
+        Ok(s) => s,
+        Err(e) => return post(&format!("error {e}")),
+    };
+    let mut rows = Vec::new();
+    let recipes = [
+        "bf16", "fp16", "int8", "fp8e4m3", "fp8e5m2", "mxfp8", "mxfp6", "fp6e3m2", "mxfp4", "nvfp4",
+    ];
+    let mut variants: Vec<(String, KernelSpec)> = recipes
+        .iter()
+        .filter_map(|r| {
+            let o = Operand::parse(r).ok()?;
+            let label = match *r {
+                "fp6e3m2" => "MXFP6 E3M2".to_string(),
+                "mxfp6" => "MXFP6 E2M3".to_string(),
+                r if r.starts_with("mx") || r.starts_with("nv") => r.to_uppercase(),
+                _ => o.label(),
+            };
+            let o = if *r == "fp6e3m2" {
+                Operand {
+                    scaling: engine::formats::Scaling::MX,
+                    ..o
+                }
+            } else {
+                o
+            };
+            Some((
+                label,
+                KernelSpec {
+                    input: o,
+                    weight: o,
+                    ..base
+                },
+            ))
+        })
+        .collect();
+    // Block size and scale format for the FP4 element, the case where they matter most.
+    for size in [8u32, 16, 32, 64, 128] {
+        for scale in engine::formats::ScaleFormat::ALL {
+            let sc = engine::formats::Scaling::Block { size, scale };
+            let o = Operand {
+                format: engine::formats::Format::E2m1,
+                scaling: sc,
+            };
+            variants.push((
+                format!(
+                    "FP4 E2M1, block {size}, {} scale",
+                    scale.id().to_uppercase()
+                ),
+                KernelSpec {
+                    input: o,
+                    weight: o,
+                    ..base
+                },
+            ));
+        }
+    }
+    if matches!(
+        base.kernel,
+        kernels::Kernel::Gemm | kernels::Kernel::Attention
+    ) {
+        for acc in [kernels::Accumulator::Bf16, kernels::Accumulator::Fp16] {
+            variants.push((
+                format!(
+                    "{}, {} accumulator",
+                    base.input.label(),
+                    acc.id().to_uppercase()
+                ),
+                KernelSpec { acc, ..base },
+            ));
+        }
+    }
+    let total = variants.len();
+    for (i, (label, spec)) in variants.into_iter().enumerate() {
+        post(&format!("stage {} of {total}: {label}", i + 1));
+        match kernels::run(&spec) {
+            Ok(r) => rows.push((label, r.error)),
+            Err(e) => return post(&format!("error {e}")),
+        }
+    }
+    post(&format!("sweep {}", render::sweep(&base, &rows)));
+}
+
+/// This thread's f32 GEMM rate and STREAM bandwidths: `bench <id> <gflops> <gbps> <detail>`.
+fn bench(id: &str) {
+    let n = 384;
+    let mut rng = Rng::new(7);
+    let a = Distribution::Normal.sample(&mut rng, n, n);
+    let b = Distribution::Normal.sample(&mut rng, n, n);
+    let mut best = f64::INFINITY;
+    let mut sink = 0.0f32;
+    for _ in 0..4 {
+        let t = now_ms();
+        sink += kernels::gemm::gemm_f32(&a, &b, n, n, n)[0];
+        best = best.min(now_ms() - t);
+    }
+    let gflops = 2.0 * (n as f64).powi(3) / (best.max(1e-3) * 1e-3) / 1e9;
+    // 32 MiB per array, past the caches of any core.
+    let len = 8 << 20;
+    let (mut x, y, z) = (vec![1.0f32; len], vec![2.0f32; len], vec![3.0f32; len]);
+    let mut detail = Vec::new();
+    let mut triad = 0.0;
+    for k in Stream::ALL {
+        let mut t_best = f64::INFINITY;
+        for _ in 0..3 {
+            let t = now_ms();
+            sink += k.run(&mut x, &y, &z, 0.5);
+            t_best = t_best.min(now_ms() - t);
+        }
+        let gbps = (k.bytes_per_element() * len) as f64 / (t_best.max(1e-3) * 1e-3) / 1e9;
+        if k == Stream::Triad {
+            triad = gbps;
+        }
+        detail.push(format!("{}={gbps:.2}", k.id()));
+    }
+    post(&format!(
+        "bench {id} {gflops:.3} {triad:.3} {} sink={}",
+        detail.join(","),
+        u8::from(sink.is_finite())
+    ));
+}
