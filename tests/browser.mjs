@@ -4,14 +4,15 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launch() {
+/** `extra`: more flags, e.g. `--enable-unsafe-webgpu` for a software WebGPU adapter. */
+export function launch(extra = []) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-dev-shm-usage',
+      '--disable-dev-shm-usage', ...extra,
     ],
   });
 }

@@ -461,6 +461,28 @@ test('kernels: the device benchmark draws this machine on the roofline, and the 
   assert.deepEqual(page.errors, []);
 });
 
+test('kernels: where WebGPU is offered, the GPU runs the GEMM in WGSL, checked against the CPU', async () => {
+  // SwiftShader's software adapter stands in for a GPU; without the flag Chromium offers none.
+  const gpuBrowser = await launch(['--enable-unsafe-webgpu']);
+  try {
+    const ctx = await gpuBrowser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(srv.url + '?page=kernels&km=16&kn=16&kk=16');
+    await page.waitForSelector('#kgpu');
+    assert.match(await page.textContent('#kgpu'), /offers WebGPU/);
+    await page.click('button[data-act=bench]');
+    await page.waitForFunction(() => /^GPU/.test(document.querySelector('#kgpu').textContent), null, { timeout: 170000 });
+    assert.match(await page.textContent('#kgpu'), /swiftshader.*256³ GEMM (matches|agrees)/i);
+    assert.match(await page.textContent('#kdevice'), /GPU \(WebGPU\)/);
+    await page.waitForFunction(() => /gpu:/.test(new URLSearchParams(location.search).get('dev') ?? ''));
+    assert.deepEqual(errors, []);
+  } finally {
+    await gpuBrowser.close();
+  }
+});
+
 test('kernels: a hostile link is read with notices and nothing runs away', async () => {
   const page = await open('?page=kernels&kern=fft&km=1e103&kin=fp7&kins=b0e8m0&kseed=-1&dev=cpu1:NaN,1');
   const notice = await page.textContent('.notice');

@@ -204,9 +204,9 @@ pub fn page_html(spec: &KernelSpec, device: &[DeviceRoof], gpu: &str) -> String 
     h.push_str(r#"<p class="kformula"></p><p class="kest"></p><div class="kactions"><button type="button" data-act="run">Run</button><button type="button" data-act="sweep">Compare every format</button><button type="button" data-act="cancel" disabled>Cancel</button><span class="kstatus" role="status" aria-live="polite"></span></div><div id="kresult" class="kwrap"></div><div id="ksweep" class="kwrap"></div>"#);
     let _ = write!(
         h,
-        r#"<h2>This device on the roofline</h2><p class="lead">Measures this machine's f32 GEMM rate and memory bandwidth (STREAM triad), with one thread and then with one Web Worker per core. The roofs are drawn on the Roofline page beside the catalog's chips and travel in the link as numbers; opening a link never measures again. {}</p><div class="kactions"><button type="button" data-act="bench">Measure this device</button></div><div id="kdevice" class="kwrap">{}</div></section>"#,
-        esc(gpu),
-        device_html(device)
+        r#"<h2>This device on the roofline</h2><p class="lead">Measures this machine's f32 GEMM rate and memory bandwidth (STREAM triad), with one thread and then with one Web Worker per core. The roofs are drawn on the Roofline page beside the catalog's chips and travel in the link as numbers; opening a link never measures again.</p><div class="kactions"><button type="button" data-act="bench">Measure this device</button></div><div id="kdevice" class="kwrap">{}</div><p id="kgpu" class="kest">{}</p></section>"#,
+        device_html(device),
+        esc(gpu)
     );
     h
 }

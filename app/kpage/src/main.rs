@@ -5,6 +5,7 @@
 //! listener per event type, which keeps this module small.
 
 mod form;
+mod gpu;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -157,11 +158,8 @@ pub fn unmount() {
 }
 
 fn gpu_note() -> &'static str {
-    let has_gpu = web_sys::window()
-        .map(|w| js_sys::Reflect::has(&w.navigator(), &JsValue::from_str("gpu")).unwrap_or(false))
-        .unwrap_or(false);
-    if has_gpu {
-        "This browser offers WebGPU; measuring the GPU with WGSL kernels is the next step, so only the CPU is measured for now."
+    if gpu::offered() {
+        "This browser offers WebGPU: after the CPU, the GPU runs the same f32 GEMM in WGSL (checked element by element against the CPU kernel) and a copy."
     } else {
         "This browser offers no WebGPU (or it is turned off), so only the CPU is measured."
     }
@@ -533,10 +531,59 @@ fn on_bench_message(e: MessageEvent) {
             } else {
                 let done = p.borrow_mut().bench.take();
                 retire_bench(done);
-                busy(false, "Measured; the roofs are on the Roofline page too.");
+                if gpu::offered() {
+                    busy(true, "measuring the GPU through WebGPU");
+                    wasm_bindgen_futures::spawn_local(gpu_bench());
+                } else {
+                    busy(false, "Measured; the roofs are on the Roofline page too.");
+                }
             }
         }
         _ => {}
+    }
+}
+
+async fn gpu_bench() {
+    let result = gpu::measure().await;
+    let Some(p) = page() else { return };
+    // Cancel (or a new page) while the GPU worked: drop what it found.
+    if !p.borrow().busy {
+        return;
+    }
+    match result {
+        Ok(m) => {
+            {
+                let mut pm = p.borrow_mut();
+                pm.device.retain(|r| r.engine != Engine::Gpu);
+                pm.device.push(DeviceRoof {
+                    engine: Engine::Gpu,
+                    gflops: m.gflops,
+                    gbps: m.gbps,
+                });
+            }
+            render_device();
+            notify();
+            set_text(
+                "#kgpu",
+                &format!(
+                    "GPU: {}. Its 256³ GEMM {} the CPU kernel's on the same inputs; the rate is a simple tiled WGSL kernel's, not the GPU's peak.",
+                    m.adapter,
+                    if m.check == 0.0 {
+                        "matches, element for element,".to_string()
+                    } else {
+                        format!("agrees to {:.1e} of the result's rms with", m.check)
+                    }
+                ),
+            );
+            busy(false, "Measured; the roofs are on the Roofline page too.");
+        }
+        Err(e) => {
+            set_text("#kgpu", &format!("GPU not measured: {e}."));
+            busy(
+                false,
+                "Measured the CPU; the roofs are on the Roofline page too.",
+            );
+        }
     }
 }
 

@@ -168,7 +168,7 @@ fn Chart(
     let download_csv =
         move |_| save_text(&to_csv(&data.get_untracked()), "roofline.csv", "text/csv");
     let on_move = move |ev: web_sys::MouseEvent| {
-        let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+        let (x, y) = (ev.offset_x(), ev.offset_y());
         let at = frame.with_value(|f| f.and_then(|(f, dpr)| f.intensity_at(x * dpr, y * dpr)));
         hover.set(at.map(|i| (x, y, i)));
     };
