@@ -483,6 +483,22 @@ test('kernels: where WebGPU is offered, the GPU runs the GEMM in WGSL, checked a
   }
 });
 
+test('hostile links: overflowing operations, vanishing sizes and floods of bad ids are named, never fatal', async () => {
+  const roof = await open('?page=roofline&op=gemm:1e103,1e103,1e103&op=gemm:1,2,3');
+  await roof.waitForSelector('#roofline-canvas');
+  assert.match(await roof.textContent('.notice'), /op.*1e15/s);
+  assert.equal(await roof.locator('#roofline-table tbody tr').count(), 1, 'the readable operation stays');
+  assert.doesNotMatch(await roof.textContent('#roofline-table'), /NaN|Infinity|inf\b/);
+  const coll = await open('?page=collectives&size=1e-304');
+  await coll.waitForSelector('#collective-table td[data-sim-ms]', { timeout: 20000 });
+  assert.match(await coll.textContent('.notice'), /size.*1 B to 1 PB/s);
+  const flood = await open(`?chips=${Array(2000).fill('nope').join(',')}&wnodes=5000`);
+  await flood.waitForSelector('#chips-table');
+  assert.ok((await flood.locator('.notice li').count()) <= 22);
+  assert.match(await flood.textContent('.notice'), /more parts could not be read/);
+  for (const p of [roof, coll, flood]) assert.deepEqual(p.errors, []);
+});
+
 test('kernels: a hostile link is read with notices and nothing runs away', async () => {
   const page = await open('?page=kernels&kern=fft&km=1e103&kin=fp7&kins=b0e8m0&kseed=-1&dev=cpu1:NaN,1');
   const notice = await page.textContent('.notice');

@@ -258,6 +258,12 @@ fn run(args: &[String]) -> Result<String, Usage> {
             let nodes = count(a.value("nodes"), "nodes", 1)?;
             let op: Op = a.required("op")?.parse()?;
             let bytes: Bytes = a.required("bytes")?.parse()?;
+            if !(1.0..=1e15).contains(&bytes.get()) {
+                return Err(Usage(format!(
+                    "--bytes must be from 1 B to 1 PB, got {:e}",
+                    bytes.get()
+                )));
+            }
             let algo: Algorithm = a.value("algo").unwrap_or("auto").parse()?;
             let cluster = Cluster { system: sys, nodes };
             let e = estimate(&cluster, op, bytes, algo)?;
@@ -448,6 +454,17 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 (tp, pp, dp) => {
                     cfg.layout.tp = count(tp, "tp", 1)?;
                     cfg.layout.pp = count(pp, "pp", 1)?;
+                    if u64::from(cfg.layout.tp) * u64::from(cfg.layout.pp)
+                        > u64::from(cluster.chips())
+                    {
+                        return Err(Usage(format!(
+                            "--tp {} x --pp {} is more chips than the cluster has: the cluster has {} chips ({} node(s))",
+                            cfg.layout.tp,
+                            cfg.layout.pp,
+                            cluster.chips(),
+                            cluster.nodes
+                        )));
+                    }
                     cfg.layout.dp = count(
                         dp,
                         "dp",
@@ -675,7 +692,21 @@ fn read_scenario(file: &str) -> Result<Scenario, Usage> {
     } else {
         std::fs::read_to_string(file).map_err(|e| Usage(format!("cannot read '{file}': {e}")))?
     };
-    serde_json::from_str(&text).map_err(|e| Usage(format!("'{file}' is not a scenario: {e}")))
+    let sc: Scenario = serde_json::from_str(&text)
+        .map_err(|e| Usage(format!("'{file}' is not a scenario: {e}")))?;
+    let bad = sc.check();
+    if bad.is_empty() {
+        Ok(sc)
+    } else {
+        let list: Vec<String> = bad
+            .iter()
+            .map(|n| format!("{}: {}", n.key, n.message))
+            .collect();
+        Err(Usage(format!(
+            "'{file}' holds values a link would refuse (named by their link keys): {}",
+            list.join("; ")
+        )))
+    }
 }
 
 /// The job report of a scenario as one flat JSON object (one CSV row).
@@ -761,13 +792,18 @@ fn sys_chip(c: &Cluster) -> &'static str {
 }
 
 /// A whole number of at least 1, or `default` when absent.
+/// Largest count a flag takes (nodes, parallel degrees): as a link allows, and small enough
+/// that their products stay inside the engine's integers.
+const MAX_COUNT: u32 = engine::scenario::MAX_NODES;
+
 fn count(v: Option<&str>, name: &str, default: u32) -> Result<u32, Usage> {
     match v {
         None => Ok(default),
         Some(x) => match x.trim().parse::<u32>() {
-            Ok(n) if n >= 1 => Ok(n),
+            Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
             _ => Err(Usage(format!(
-                "--{name} must be a whole number of at least 1, got '{x}'"
+                "--{name} must be a whole number from 1 to {MAX_COUNT}, got '{}'",
+                x.chars().take(40).collect::<String>()
             ))),
         },
     }

@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_accelscope"))
@@ -292,7 +292,7 @@ fn collective_nonsense_exits_2() {
         ),
         (
             "--system|trn2-16|--nodes|0|--op|all-reduce|--bytes|8B",
-            "at least 1",
+            "from 1 to 4096",
         ),
         ("--system|trn9|--op|all-reduce|--bytes|8B", "valid: trn1-16"),
         (
@@ -534,4 +534,84 @@ fn kernel_reports_errors_and_native_speed() {
         "multiply-adds",
     );
     check_error(&["kernel", "bench", "--size", "1e9"], "size");
+}
+
+#[test]
+fn hostile_files_and_flags_are_refused_with_their_names() {
+    let (_, scenario, _) = run(&["scenario"]);
+    let mut v: Value = serde_json::from_str(&scenario).unwrap();
+    for (field, value, needle) in [
+        ("usd_per_chip_hour", json!(-3.0), "wprice"),
+        ("pue", json!(-1.0), "wpue"),
+        ("efficiency", json!(-0.5), "weff"),
+        ("nodse", json!(64), "unknown field `nodse`"),
+    ] {
+        let mut bad = v.clone();
+        bad["job"][field] = value;
+        let (code, out, err) = run_stdin(&["eval", "-"], &bad.to_string());
+        assert_eq!(code, 2, "{field}: {out}");
+        assert!(err.contains(needle), "{field}: {err}");
+    }
+    v["page"] = json!("chips");
+    let (code, _, err) = run_stdin(&["eval", "-"], &v.to_string());
+    assert_eq!(code, 0, "{err}");
+    check_error(
+        &[
+            "collective",
+            "--system",
+            "trn2-16",
+            "--op",
+            "all-reduce",
+            "--bytes",
+            "1e-304",
+            "--sim",
+        ],
+        "1 B to 1 PB",
+    );
+    check_error(
+        &[
+            "train",
+            "--system",
+            "trn2-16",
+            "--model",
+            "llama3-8b",
+            "--dtype",
+            "bf16",
+            "--tp",
+            "65536",
+            "--pp",
+            "65536",
+        ],
+        "from 1 to 4096",
+    );
+    check_error(
+        &[
+            "train",
+            "--system",
+            "trn2-16",
+            "--model",
+            "llama3-8b",
+            "--dtype",
+            "bf16",
+            "--nodes",
+            "4294967295",
+        ],
+        "from 1 to 4096",
+    );
+    check_error(
+        &[
+            "train",
+            "--system",
+            "trn2-16",
+            "--model",
+            "llama3-8b",
+            "--dtype",
+            "bf16",
+            "--tp",
+            "64",
+            "--pp",
+            "64",
+        ],
+        "cluster has 16 chips",
+    );
 }

@@ -18,7 +18,7 @@ use crate::workload::{
 /// Everything an analyst sets for one job.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct Job {
     /// System id.
     pub system: String,

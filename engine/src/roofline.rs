@@ -267,6 +267,10 @@ pub enum OpSpecError {
     },
 }
 
+/// Largest value an operation's figure may take: far above any real model (10^15 elements,
+/// parameters or tokens), and low enough that FLOP and bytes stay finite.
+pub const MAX_OP_VALUE: f64 = 1e15;
+
 impl fmt::Display for OpSpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -285,7 +289,11 @@ impl fmt::Display for OpSpecError {
                 got,
             } => write!(f, "{kind} takes {expected}, got '{got}'"),
             Self::BadValue { kind, value } => {
-                write!(f, "{kind}: '{value}' is not a positive number")
+                let value: alloc::string::String = value.chars().take(40).collect();
+                write!(
+                    f,
+                    "{kind}: '{value}' is not a positive number up to {MAX_OP_VALUE:e}"
+                )
             }
         }
     }
@@ -430,7 +438,7 @@ impl OpSpec {
                 kind,
                 value: p.into(),
             })?;
-            if !(x.is_finite() && x > 0.0) {
+            if !(x.is_finite() && x > 0.0 && x <= MAX_OP_VALUE) {
                 return Err(OpSpecError::BadValue {
                     kind,
                     value: p.into(),

@@ -93,6 +93,7 @@ impl Page {
 /// Everything the user has chosen.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Scenario {
     /// Page shown.
     pub page: Page,
@@ -142,6 +143,7 @@ mod device_serde {
 /// The Topology page: one system, an optional selected chip and an optional failed chip.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct TopologyView {
     /// System id.
     pub system: String,
@@ -164,6 +166,7 @@ impl Default for TopologyView {
 /// The Collectives page: systems, operations and algorithms compared over message sizes.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct CollectivesView {
     /// System ids.
     pub systems: Vec<String>,
@@ -349,6 +352,14 @@ impl Scenario {
             .unwrap_or_default();
     }
 
+    /// Checks a scenario that did not come from a link (a JSON file): every value goes
+    /// through the link's own rules, so files, links and the CLI accept the same values.
+    /// Returns what is out of range, named by its link key; empty when all is well.
+    #[must_use]
+    pub fn check(&self) -> Vec<Notice> {
+        Scenario::from_query(&self.to_query()).1
+    }
+
     /// Encode as a query string (without the leading `?`).
     #[must_use]
     pub fn to_query(&self) -> String {
@@ -439,11 +450,17 @@ impl Scenario {
     pub fn from_query(query: &str) -> (Scenario, Vec<Notice>) {
         let mut s = Scenario::default();
         let mut notes = Vec::new();
+        // A hostile link may hold a million bad parts: name the first few, count the rest.
+        let mut dropped = 0usize;
         let mut note = |key: &str, message: String| {
-            notes.push(Notice {
-                key: key.into(),
-                message,
-            });
+            if notes.len() < MAX_NOTICES {
+                notes.push(Notice {
+                    key: clip(key),
+                    message: clip_n(&message, 300),
+                });
+            } else {
+                dropped += 1;
+            }
         };
         let pairs: Vec<(String, String)> = query
             .trim_start_matches('?')
@@ -626,8 +643,11 @@ impl Scenario {
                     ),
                 },
                 "size" => match v.parse::<Bytes>() {
-                    Ok(b) if b.get() <= 1e15 => s.collectives.bytes = b.get(),
-                    Ok(_) => note("size", format!("'{v}' is larger than 1 PB; using 1 GiB")),
+                    Ok(b) if (1.0..=1e15).contains(&b.get()) => s.collectives.bytes = b.get(),
+                    Ok(_) => note(
+                        "size",
+                        format!("'{}' is not a size from 1 B to 1 PB; using 1 GiB", clip(v)),
+                    ),
                     Err(e) => note("size", format!("{e}; using 1 GiB")),
                 },
                 "wsys" => match system::find(v) {
@@ -643,8 +663,14 @@ impl Scenario {
                     Err(e) => note("wdtype", format!("{e}; using BF16")),
                 },
                 "wnodes" | "wgbs" | "wbatch" | "wpr" | "wout" => match v.parse::<u32>() {
+                    Ok(n) if k == "wnodes" && n > MAX_NODES => note(
+                        k,
+                        format!(
+                            "{n} nodes is more than the {MAX_NODES} a job may use; default kept"
+                        ),
+                    ),
                     Ok(n) if (1..=MAX_NODES * 64).contains(&n) => match k.as_str() {
-                        "wnodes" => s.job.nodes = n.min(MAX_NODES),
+                        "wnodes" => s.job.nodes = n,
                         "wgbs" => s.job.global_batch = n,
                         "wpr" => s.job.prompt = n,
                         "wout" => s.job.output = n,
@@ -726,6 +752,12 @@ impl Scenario {
                 other => note(other, "unknown setting ignored".into()),
             }
         }
+        if dropped > 0 {
+            notes.push(Notice {
+                key: "…".into(),
+                message: format!("{dropped} more parts could not be read either"),
+            });
+        }
         if saw_op {
             s.ops = ops;
         }
@@ -760,6 +792,22 @@ impl Scenario {
         (s, notes)
     }
 }
+
+/// At most 40 characters of an untrusted value, for a notice.
+fn clip(v: &str) -> String {
+    clip_n(v, 40)
+}
+
+fn clip_n(v: &str, n: usize) -> String {
+    let mut c: String = v.chars().take(n).collect();
+    if c.len() < v.len() {
+        c.push('…');
+    }
+    c
+}
+
+/// Most notices one link produces before the rest are only counted.
+pub const MAX_NOTICES: usize = 20;
 
 /// Percent-encode for a query value, keeping `,:|.-_~*` readable.
 #[must_use]
@@ -809,6 +857,38 @@ pub fn dec(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::chip::Field;
+
+    #[test]
+    fn hostile_links_are_bounded_and_named() {
+        // An operation too large for finite FLOP is refused, not drawn as infinity.
+        let (sc, notes) = Scenario::from_query("page=roofline&op=gemm:1e103,1e103,1e103");
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.key == "op" && n.message.contains("1e15")),
+            "{notes:?}"
+        );
+        assert!(sc
+            .ops
+            .iter()
+            .all(|o| o.cost(Dtype::Bf16).intensity().get().is_finite()));
+        // A vanishing message size is refused (the simulation would never end).
+        let (sc, notes) = Scenario::from_query("size=1e-304");
+        assert_eq!(sc.collectives.bytes, CollectivesView::default().bytes);
+        assert_eq!(notes.len(), 1);
+        // Too many nodes is said, not silently clamped.
+        let (sc, notes) = Scenario::from_query("wnodes=5000");
+        assert_eq!(sc.job.nodes, Job::default().nodes);
+        assert!(notes[0].message.contains("4096"), "{notes:?}");
+        // A million bad ids make 20 short notices and a count, not half a million.
+        let q = alloc::format!("chips={}", alloc::vec!["nope"; 200_000].join(","));
+        let (_, notes) = Scenario::from_query(&q);
+        assert_eq!(notes.len(), MAX_NOTICES + 1);
+        assert!(notes.iter().all(|n| n.message.len() < 400));
+        let long = alloc::format!("wsys={}", "x".repeat(1 << 20));
+        let (_, notes) = Scenario::from_query(&long);
+        assert!(notes[0].message.len() < 400);
+    }
 
     #[test]
     fn default_round_trips() {

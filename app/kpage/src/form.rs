@@ -38,6 +38,7 @@ caption { text-align: left; font-weight: 600; padding: 0.2rem 0; }
 .khist figcaption { color: var(--muted); font-size: 0.85rem; }
 .ksweep { margin: 0.8rem 0; width: 100%; max-width: 52rem; }
 .kbar { width: 30%; }
+.ksweep td:not(:first-child) { white-space: nowrap; }
 .kbar span { display: block; height: 0.7em; background: #0b6bcb; border-radius: 2px; }
 .kwrap { overflow-x: auto; }
 "#;
@@ -204,7 +205,7 @@ pub fn page_html(spec: &KernelSpec, device: &[DeviceRoof], gpu: &str) -> String 
     h.push_str(r#"<p class="kformula"></p><p class="kest"></p><div class="kactions"><button type="button" data-act="run">Run</button><button type="button" data-act="sweep">Compare every format</button><button type="button" data-act="cancel" disabled>Cancel</button><span class="kstatus" role="status" aria-live="polite"></span></div><div id="kresult" class="kwrap"></div><div id="ksweep" class="kwrap"></div>"#);
     let _ = write!(
         h,
-        r#"<h2>This device on the roofline</h2><p class="lead">Measures this machine's f32 GEMM rate and memory bandwidth (STREAM triad), with one thread and then with one Web Worker per core. The roofs are drawn on the Roofline page beside the catalog's chips and travel in the link as numbers; opening a link never measures again.</p><div class="kactions"><button type="button" data-act="bench">Measure this device</button></div><div id="kdevice" class="kwrap">{}</div><p id="kgpu" class="kest">{}</p></section>"#,
+        r#"<h2>This device on the roofline</h2><p class="lead">Measures this machine's f32 GEMM rate and memory bandwidth (STREAM triad), with one thread and then with one Web Worker per core. The roofs are drawn on the Roofline page beside the catalog's chips and travel in the link as numbers; opening a link never measures again. Only f32 is timed: WebAssembly's standard SIMD has no BF16, FP8 or INT8 multiply (relaxed SIMD's dot products are not in every browser), so a narrower format here would be f32 arithmetic on converted values, as the kernels above are.</p><div class="kactions"><button type="button" data-act="bench">Measure this device</button></div><div id="kdevice" class="kwrap">{}</div><p id="kgpu" class="kest">{}</p></section>"#,
         device_html(device),
         esc(gpu)
     );

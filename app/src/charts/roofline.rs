@@ -67,14 +67,19 @@ impl RooflineData {
         let mut xmin = 0.5f64;
         let mut xmax = 100.0f64;
         let mut ymax = 1e12f64;
-        for r in &self.roofs {
+        // Only finite, positive figures set the axes, and the axes stay within decades any
+        // chart can draw (the engine bounds its inputs; this keeps a bad one from the axes).
+        let ok = |v: f64| v.is_finite() && v > 0.0;
+        for r in self.roofs.iter().filter(|r| ok(r.peak) && ok(r.bandwidth)) {
             xmax = xmax.max(r.peak / r.bandwidth * 8.0);
             ymax = ymax.max(r.peak * 2.5);
         }
-        for m in &self.markers {
+        for m in self.markers.iter().filter(|m| ok(m.intensity)) {
             xmin = xmin.min(m.intensity / 2.0);
             xmax = xmax.max(m.intensity * 2.0);
         }
+        let (xmin, xmax) = (xmin.max(1e-6), xmax.min(1e16));
+        let ymax = ymax.min(1e24);
         let (x0, x1) = (decade_floor(xmin), decade_ceil(xmax));
         // The slope must start inside the plot: plotters clamps points outside the range,
         // which would bend every roof into the corner.
@@ -82,7 +87,9 @@ impl RooflineData {
             .roofs
             .iter()
             .map(|r| r.bandwidth * x0)
-            .fold(ymax / 1e4, f64::min);
+            .filter(|y| ok(*y))
+            .fold(ymax / 1e4, f64::min)
+            .max(1.0);
         ((x0, x1), (decade_floor(ymin), decade_ceil(ymax)))
     }
 }
@@ -319,6 +326,27 @@ mod tests {
                 r.label
             );
         }
+    }
+
+    #[test]
+    fn extreme_and_non_finite_figures_still_draw_within_bounded_axes() {
+        let mut d = sample();
+        for intensity in [f64::INFINITY, f64::NAN, 1e300, -1.0, 1e-300] {
+            d.markers.push(Marker {
+                tag: "x".into(),
+                intensity,
+                format: 0,
+            });
+        }
+        d.roofs[0].peak = f64::INFINITY;
+        let ((x0, x1), (y0, y1)) = d.ranges();
+        assert!(
+            x0 >= 1e-6 && x1 <= 1e16 && y0 >= 1.0 && y1 <= 1e24,
+            "{x0} {x1} {y0} {y1}"
+        );
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+        draw(&area, &d, 1.0).unwrap();
     }
 
     #[test]
