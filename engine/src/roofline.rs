@@ -640,9 +640,8 @@ impl TryFrom<String> for OpSpec {
 /// Integers print without a fraction; large round numbers in `e` notation (`70.6e9`).
 fn fmt_num(x: f64) -> String {
     if x >= 1e7 {
-        let e = libm::floor(libm::log10(x)) as i32;
-        let m = x / libm::pow(10.0, f64::from(e));
-        format!("{}e{e}", crate::units::sig(m, 6))
+        // Shortest form that reads back as the same number (`7.06e10`): a link never drifts.
+        format!("{x:e}")
     } else if x == libm::round(x) {
         format!("{}", x as i64)
     } else {

@@ -381,8 +381,9 @@ impl Scenario {
         }
         let t = &self.topology;
         q.push(format!("sys={}", enc(&t.system)));
-        if let Some(c) = t.selected {
-            q.push(format!("sel={c}"));
+        match t.selected {
+            Some(c) => q.push(format!("sel={c}")),
+            None => q.push("sel=".into()),
         }
         if let Some(c) = t.failed {
             q.push(format!("fail={c}"));
@@ -585,6 +586,8 @@ impl Scenario {
                     match v.parse::<u32>() {
                         Ok(c) if k == "sel" => s.topology.selected = Some(c),
                         Ok(c) => s.topology.failed = Some(c),
+                        // `sel=` says no chip is selected (the default selects chip 0).
+                        Err(_) if v.is_empty() && k == "sel" => s.topology.selected = None,
                         Err(_) => note(k, format!("'{v}' is not a chip number; ignored")),
                     }
                 }
@@ -857,6 +860,95 @@ pub fn dec(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::chip::Field;
+
+    /// Mutated links: every decode ends, names at most [`MAX_NOTICES`] + 1 problems, and what
+    /// it keeps encodes and decodes back to itself.
+    #[test]
+    fn fuzzed_links_decode_to_a_stable_state() {
+        use crate::kernels::Rng;
+        let keys = [
+            "v", "page", "chips", "fmt", "rfmt", "op", "custom", "sys", "sel", "fail", "csys",
+            "cop", "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens",
+            "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
+            "wkwh", "wopt", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref",
+            "wlever", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
+        ];
+        let values = [
+            "",
+            "0",
+            "1",
+            "-1",
+            "1e308",
+            "1e-304",
+            "NaN",
+            "inf",
+            "-0",
+            "4294967296",
+            "5000",
+            "trn2",
+            "trn2-16",
+            "gb200-nvl72",
+            "edit:trn2-16;torus=4x8",
+            "gemm:1,2,3",
+            "gemm:1e15,1e15,1e15",
+            "elem:1,2,1,1",
+            "bf16,fp8",
+            "all-reduce",
+            "ring,auto",
+            "1GiB",
+            "llama3-70b",
+            "roofline",
+            "kernels",
+            "mxfp4",
+            "b0e8m0",
+            "cpu1:1,1",
+            "%FF%FE",
+            "%",
+            "a,b,,c",
+            "trn2:hbm=1e99",
+            "😀",
+        ];
+        let mut rng = Rng::new(2024);
+        for _ in 0..20_000 {
+            let parts = 1 + (rng.next_u64() % 8) as usize;
+            let mut q = alloc::vec::Vec::new();
+            for _ in 0..parts {
+                let k = keys[(rng.next_u64() % keys.len() as u64) as usize];
+                let mut v = String::from(values[(rng.next_u64() % values.len() as u64) as usize]);
+                if rng.next_u64() % 4 == 0 {
+                    v.push_str(values[(rng.next_u64() % values.len() as u64) as usize]);
+                }
+                q.push(alloc::format!("{k}={v}"));
+            }
+            let q = q.join("&");
+            let (a, notes) = Scenario::from_query(&q);
+            assert!(notes.len() <= MAX_NOTICES + 1, "{q}");
+            let (b, again) = Scenario::from_query(&a.to_query());
+            assert_eq!(a, b, "{q}");
+            assert!(again.is_empty(), "{q}: {again:?}");
+        }
+    }
+
+    #[test]
+    fn decode_encode_decode_is_stable() {
+        for q in [
+            "op=gemm:1.23456789,2.5,3e7",
+            "op=elem:1e-3,1,1,1",
+            "op=gemm:0.1,0.2,0.30000000000000004",
+            "sys=trn2-16&sel=15&fail=3",
+            "sys=trn2-16&sel=16",
+            "sel=5&sys=trn2-16",
+            "sys=gb200-nvl72&sel=71",
+            "size=1.5GiB&nodes=3",
+            "wtokens=1.234567e12&wprice=2.123456789",
+            "kin=nvfp4&kins=b64e8m0&kseed=18446744073709551615",
+        ] {
+            let (a, _) = Scenario::from_query(q);
+            let (b, notes) = Scenario::from_query(&a.to_query());
+            assert_eq!(a, b, "{q}");
+            assert!(notes.is_empty(), "{q}: {notes:?}");
+        }
+    }
 
     #[test]
     fn hostile_links_are_bounded_and_named() {
