@@ -35,7 +35,9 @@ commands:
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
         [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
-  eval SCENARIO.json|- [--csv]           the report of a scenario (the app's state as JSON)
+  eval SCENARIO.json|-|--link URL [--csv]
+                                         the report of a scenario (the app's state as JSON,
+                                         or a link the app wrote)
   sweep SCENARIO.json|- --set PATH=FROM..TO:STEPS
                                          CSV of the report as one input varies, e.g.
                                          --set job.efficiency=0.3..0.9:7
@@ -600,13 +602,16 @@ fn run(args: &[String]) -> Result<String, Usage> {
             Ok(pretty(&serde_json::to_value(&sc)?))
         }
         "eval" => {
-            let a = Args::parse(rest, &[], &["csv", "json"])?;
-            let [file] = a.positional[..] else {
-                return Err(Usage(format!(
-                    "eval takes one scenario file, or - for standard input\n\n{USAGE}"
-                )));
+            let a = Args::parse(rest, &["link"], &["csv", "json"])?;
+            let sc = match (a.value("link"), &a.positional[..]) {
+                (Some(link), []) => scenario_of_link(link)?,
+                (None, [file]) => read_scenario(file)?,
+                _ => {
+                    return Err(Usage(format!(
+                    "eval takes one scenario file, - for standard input, or --link URL\n\n{USAGE}"
+                )))
+                }
             };
-            let sc = read_scenario(file)?;
             let row = job_row(&sc)?;
             if a.flag("csv") {
                 Ok(to_csv(&[row]))
@@ -680,6 +685,25 @@ fn positive_or_zero(x: &str, name: &str) -> Result<f64, Usage> {
         _ => Err(Usage(format!(
             "{name} must be a number of at least 0, got '{x}'"
         ))),
+    }
+}
+
+/// The scenario of a link (a whole URL or its query); refused if any part cannot be read.
+fn scenario_of_link(link: &str) -> Result<Scenario, Usage> {
+    let query = link.split_once('?').map_or(link, |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    let (sc, notes) = Scenario::from_query(query);
+    if notes.is_empty() {
+        Ok(sc)
+    } else {
+        let list: Vec<String> = notes
+            .iter()
+            .map(|n| format!("{}: {}", n.key, n.message))
+            .collect();
+        Err(Usage(format!(
+            "the link has parts that cannot be read: {}",
+            list.join("; ")
+        )))
     }
 }
 

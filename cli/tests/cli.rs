@@ -615,3 +615,44 @@ fn hostile_files_and_flags_are_refused_with_their_names() {
         "cluster has 16 chips",
     );
 }
+
+/// Links written by every version open as they did: the same state and the same report.
+/// The fixtures were written once per link version; a failure here means a change (a new
+/// default, a renamed key) alters what an old link shows, and that version must be decoded
+/// with its own defaults rather than the fixture regenerated.
+#[test]
+fn links_of_every_version_keep_their_meaning() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/links.json"
+    ))
+    .unwrap();
+    let fixtures: Value = serde_json::from_str(&text).unwrap();
+    let links = fixtures["links"].as_array().unwrap();
+    assert!(links
+        .iter()
+        .any(|l| l["link"].as_str().unwrap().starts_with("v=1")));
+    assert!(links
+        .iter()
+        .any(|l| l["link"].as_str().unwrap().starts_with("v=2")));
+    for f in links {
+        let link = f["link"].as_str().unwrap();
+        let state = json(&["scenario", "--query", link]);
+        assert_eq!(state, f["scenario"], "{link}: the decoded state changed");
+        let job = json(&[
+            "eval",
+            "--link",
+            &format!("https://example.org/accelscope/?{link}"),
+        ]);
+        for (k, want) in f["job"].as_object().unwrap() {
+            let got = &job[k];
+            match (got.as_f64(), want.as_f64()) {
+                (Some(g), Some(w)) => assert!(
+                    (g - w).abs() <= 1e-9 * w.abs().max(1e-300),
+                    "{link}: {k} is {g}, was {w}"
+                ),
+                _ => assert_eq!(got, want, "{link}: {k}"),
+            }
+        }
+    }
+}

@@ -67,7 +67,7 @@ pub fn LazyPage(name: &'static str, title: &'static str) -> impl IntoView {
     });
     view! {
         <div class="lazy-page" node_ref=node>
-            <section class="page">
+            <section class="page lazy-loading">
                 <h1>{title}</h1>
                 <p class="lead">"Loading this page's code…"</p>
             </section>
