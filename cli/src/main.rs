@@ -693,18 +693,19 @@ fn scenario_of_link(link: &str) -> Result<Scenario, Usage> {
     let query = link.split_once('?').map_or(link, |(_, q)| q);
     let query = query.split_once('#').map_or(query, |(q, _)| q);
     let (sc, notes) = Scenario::from_query(query);
+    refuse_notices(sc, &notes, "the link has parts that cannot be read")
+}
+
+/// The scenario, or an error listing what could not be used.
+fn refuse_notices(sc: Scenario, notes: &[engine::Notice], what: &str) -> Result<Scenario, Usage> {
     if notes.is_empty() {
-        Ok(sc)
-    } else {
-        let list: Vec<String> = notes
-            .iter()
-            .map(|n| format!("{}: {}", n.key, n.message))
-            .collect();
-        Err(Usage(format!(
-            "the link has parts that cannot be read: {}",
-            list.join("; ")
-        )))
+        return Ok(sc);
     }
+    let list: Vec<String> = notes
+        .iter()
+        .map(|n| format!("{}: {}", n.key, n.message))
+        .collect();
+    Err(Usage(format!("{what}: {}", list.join("; "))))
 }
 
 fn read_scenario(file: &str) -> Result<Scenario, Usage> {
@@ -719,18 +720,11 @@ fn read_scenario(file: &str) -> Result<Scenario, Usage> {
     let sc: Scenario = serde_json::from_str(&text)
         .map_err(|e| Usage(format!("'{file}' is not a scenario: {e}")))?;
     let bad = sc.check();
-    if bad.is_empty() {
-        Ok(sc)
-    } else {
-        let list: Vec<String> = bad
-            .iter()
-            .map(|n| format!("{}: {}", n.key, n.message))
-            .collect();
-        Err(Usage(format!(
-            "'{file}' holds values a link would refuse (named by their link keys): {}",
-            list.join("; ")
-        )))
-    }
+    refuse_notices(
+        sc,
+        &bad,
+        &format!("'{file}' holds values a link would refuse (named by their link keys)"),
+    )
 }
 
 /// The job report of a scenario as one flat JSON object (one CSV row).

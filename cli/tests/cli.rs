@@ -555,65 +555,31 @@ fn hostile_files_and_flags_are_refused_with_their_names() {
     v["page"] = json!("chips");
     let (code, _, err) = run_stdin(&["eval", "-"], &v.to_string());
     assert_eq!(code, 0, "{err}");
-    check_error(
-        &[
-            "collective",
-            "--system",
-            "trn2-16",
-            "--op",
-            "all-reduce",
-            "--bytes",
-            "1e-304",
-            "--sim",
-        ],
-        "1 B to 1 PB",
-    );
-    check_error(
-        &[
-            "train",
-            "--system",
-            "trn2-16",
-            "--model",
-            "llama3-8b",
-            "--dtype",
-            "bf16",
-            "--tp",
-            "65536",
-            "--pp",
-            "65536",
-        ],
-        "from 1 to 4096",
-    );
-    check_error(
-        &[
-            "train",
-            "--system",
-            "trn2-16",
-            "--model",
-            "llama3-8b",
-            "--dtype",
-            "bf16",
-            "--nodes",
-            "4294967295",
-        ],
-        "from 1 to 4096",
-    );
-    check_error(
-        &[
-            "train",
-            "--system",
-            "trn2-16",
-            "--model",
-            "llama3-8b",
-            "--dtype",
-            "bf16",
-            "--tp",
-            "64",
-            "--pp",
-            "64",
-        ],
-        "cluster has 16 chips",
-    );
+    let train = [
+        "train",
+        "--system",
+        "trn2-16",
+        "--model",
+        "llama3-8b",
+        "--dtype",
+        "bf16",
+    ];
+    for (extra, needle) in [
+        (&["--tp", "65536", "--pp", "65536"][..], "from 1 to 4096"),
+        (&["--nodes", "4294967295"][..], "from 1 to 4096"),
+        (&["--tp", "64", "--pp", "64"][..], "cluster has 16 chips"),
+    ] {
+        check_error(&[&train[..], extra].concat(), needle);
+    }
+    let sim = [
+        "collective",
+        "--system",
+        "trn2-16",
+        "--op",
+        "all-reduce",
+        "--sim",
+    ];
+    check_error(&[&sim[..], &["--bytes", "1e-304"]].concat(), "1 B to 1 PB");
 }
 
 /// Links written by every version open as they did: the same state and the same report.

@@ -335,14 +335,7 @@ impl Scenario {
     /// Takes a lazily loaded page's own keys back (the Kernels page's `kern=…&dev=…`);
     /// everything else in the scenario stays as it is.
     pub fn apply_page_query(&mut self, query: &str) {
-        let pairs: Vec<(String, String)> = query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (dec(k), dec(v))
-            })
-            .collect();
+        let pairs = query_pairs(query);
         let (kernel, _) = crate::kernels::KernelSpec::from_pairs(
             pairs
                 .iter()
@@ -495,15 +488,7 @@ impl Scenario {
                 dropped += 1;
             }
         };
-        let pairs: Vec<(String, String)> = query
-            .trim_start_matches('?')
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (dec(k), dec(v))
-            })
-            .collect();
+        let pairs = query_pairs(query);
         if pairs.is_empty() {
             return (s, notes);
         }
@@ -839,6 +824,20 @@ fn clip_n(v: &str, n: usize) -> String {
         c.push('…');
     }
     c
+}
+
+/// A query string (with or without `?`) as decoded key and value pairs, in order.
+#[must_use]
+pub fn query_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (dec(k), dec(v))
+        })
+        .collect()
 }
 
 /// Most notices one link produces before the rest are only counted.

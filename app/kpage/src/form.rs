@@ -59,44 +59,6 @@ pub fn esc(s: &str) -> String {
     o
 }
 
-/// Percent-encodes a query value.
-pub fn encode(s: &str) -> String {
-    let mut o = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b",:;.-_~*".contains(&b) {
-            o.push(b as char);
-        } else {
-            let _ = write!(o, "%{b:02X}");
-        }
-    }
-    o
-}
-
-/// Decodes `%XX` and `+` of a query value.
-pub fn decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("zz"), 16)
-                {
-                    Ok(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 fn select(name: &str, options: &[(&str, &str)], chosen: &str) -> String {
     let mut s = format!(r#"<select name="{name}">"#);
     for (id, label) in options {

@@ -96,15 +96,7 @@ fn page() -> Option<Rc<RefCell<Page>>> {
 #[wasm_bindgen]
 pub fn mount(el: Element, query: &str, on_change: js_sys::Function) {
     unmount();
-    let pairs: Vec<(String, String)> = query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (form::decode(k), form::decode(v))
-        })
-        .collect();
+    let pairs = engine::scenario::query_pairs(query);
     let (spec, _) = KernelSpec::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let device = pairs
         .iter()
@@ -193,10 +185,13 @@ fn notify() {
         .spec
         .to_pairs()
         .iter()
-        .map(|(k, v)| format!("{k}={}", form::encode(v)))
+        .map(|(k, v)| format!("{k}={}", engine::scenario::enc(v)))
         .collect();
     if !p.device.is_empty() {
-        q.push(format!("dev={}", form::encode(&device::to_spec(&p.device))));
+        q.push(format!(
+            "dev={}",
+            engine::scenario::enc(&device::to_spec(&p.device))
+        ));
     }
     let _ = p
         .on_change
