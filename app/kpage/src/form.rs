@@ -86,8 +86,8 @@ fn operand_html(legend: &str, key: &str, o: &Operand) -> String {
             (
                 s.id(),
                 match s {
-                    ScaleFormat::E8m0 => "E8M0 (power of two, MX)",
-                    ScaleFormat::E4m3 => "E4M3 × FP32 tensor scale (NVFP4)",
+                    ScaleFormat::E8m0 => "E8M0 (MX)",
+                    ScaleFormat::E4m3 => "E4M3 × FP32 (NVFP4)",
                     ScaleFormat::Fp32 => "FP32 (ideal)",
                 },
             )
