@@ -134,7 +134,7 @@ test('navigation links switch pages in place and open directly', async () => {
   assert.equal(href, '?v=2');
   assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=2&page=workload');
   await page.click('nav a:has-text("Compare")');
-  assert.match(await page.textContent('main'), /Coming next/);
+  await page.waitForSelector('.compare-page');
   // A page with its own module loads it when opened, and leaves cleanly for another page.
   await page.click('nav a:has-text("Kernels")');
   await page.waitForSelector('.kernels-page .kform');
@@ -501,6 +501,37 @@ test('hostile links: overflowing operations, vanishing sizes and floods of bad i
   assert.ok((await flood.locator('.notice li').count()) <= 22);
   assert.match(await flood.textContent('.notice'), /more parts could not be read/);
   for (const p of [roof, coll, flood]) assert.deepEqual(p.errors, []);
+});
+
+test('compare: kept scenarios survive a reload, sit side by side, and the waterfall adds up', async () => {
+  const page = await open('?page=workload&wsys=trn2-ultra-64&wnodes=4');
+  await page.click('nav a:has-text("Compare")');
+  await page.waitForSelector('.compare-page');
+  await page.fill('input[name=cname]', 'Trn2 UltraServer');
+  await page.click('button:has-text("Keep the current scenario")');
+  await page.fill('input[name=clink]', srv.url + '?v=2&page=workload&wsys=gb300-nvl72&wnodes=1&wdtype=fp8');
+  await page.click('button:has-text("Add")');
+  await page.waitForSelector('#waterfall');
+  const cols = await page.$$eval('#compare-table thead th', (ths) => ths.map((t) => t.textContent));
+  assert.deepEqual(cols, ['figure', 'Trn2 UltraServer', 'link 2']);
+  // The steps add up to the difference between the two scenarios' costs.
+  const deltas = await page.$$eval('#waterfall td[data-delta]', (tds) => tds.map((t) => Number(t.dataset.delta)));
+  const cost = await page.$$eval('#compare-table tbody tr', (trs) => {
+    const row = trs.find((t) => /training \$ per million/.test(t.textContent));
+    return [...row.querySelectorAll('td')].map((td) => Number(td.dataset.value));
+  });
+  const sum = deltas.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(sum - (cost[1] - cost[0])) < 1e-6 * Math.abs(cost[0]), `${sum} vs ${cost[1] - cost[0]}`);
+  // Kept in local storage: a reload shows them again; a corrupt store is reported, not fatal.
+  await page.reload();
+  await page.waitForSelector('#compare-table');
+  assert.equal(await page.locator('.saved-list li').count(), 2);
+  await page.evaluate(() => localStorage.setItem('accelscope.scenarios', 'garbage'));
+  await page.reload();
+  await page.waitForSelector('.compare-page');
+  assert.match(await page.textContent('.compare-page .notice'), /format this version does not know/);
+  await page.screenshot({ path: 'out/e2e-compare.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
 });
 
 test('kernels: a hostile link is read with notices and nothing runs away', async () => {

@@ -103,8 +103,10 @@ fn PageView() -> impl IntoView {
             title: "Kernels",
         })
         .into_any(),
-        other => {
-            pages::coming::ComingNext(pages::coming::ComingNextProps { page: other }).into_any()
-        }
+        Page::Compare => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
+            name: "compare",
+            title: "Compare",
+        })
+        .into_any(),
     }
 }

@@ -2,7 +2,7 @@
 
 pub mod chips;
 pub mod collectives;
-pub mod coming;
+pub mod compare;
 pub mod lazy;
 pub mod roofline;
 pub mod topology;

@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod chip;
 pub mod claims;
 pub mod collective;
+pub mod compare;
 pub mod dtype;
 pub mod efficiency;
 pub mod formats;
