@@ -48,6 +48,7 @@ console.log(`first page transfer: ${kib(total)} gzipped (budget ${SIZE_BUDGET / 
 for (const [name, query, ready] of [
   ['Kernels', '?page=kernels', '.kresult'],
   ['Workload & TCO', '?page=workload', '.card'],
+  ['Compare', '?page=compare', '.compare-page'],
 ]) {
   const own = [...(await fetched(query, ready))].filter((f) => !first.has(f));
   console.log(`${name} page's own transfer (fetched when it opens): ${kib(own.reduce((t, f) => t + gz(f), 0))} — ${own.map((f) => `${f} ${kib(gz(f))}`).join('; ')}`);
