@@ -52,15 +52,29 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Nav() -> impl IntoView {
     let sc = use_scenario();
+    // One encoding per change for all the links: the state on the default page, with each
+    // link's page put where the encoder puts it (right after the version).
+    let base = Memo::new(move |_| {
+        sc.with(|s| {
+            let mut s = s.clone();
+            s.page = Page::Chips;
+            s.to_query()
+        })
+    });
     view! {
         <nav aria-label="Pages">
             {Page::ALL
                 .into_iter()
                 .map(|p| {
                     let href = move || {
-                        let mut s = sc.get();
-                        s.page = p;
-                        format!("?{}", s.to_query())
+                        let q = base.get();
+                        if p == Page::Chips {
+                            format!("?{q}")
+                        } else {
+                            let (v, rest) = q.split_once('&').unwrap_or((q.as_str(), ""));
+                            let rest = if rest.is_empty() { String::new() } else { format!("&{rest}") };
+                            format!("?{v}&page={}{rest}", p.id())
+                        }
                     };
                     view! {
                         <a

@@ -975,6 +975,14 @@ mod tests {
         assert_eq!(Scenario::from_query(&full).0, s);
         let (_, notes) = Scenario::from_query("v=3");
         assert!(notes[0].message.contains("newer"));
+        // The app's navigation relies on the page coming right after the version.
+        let mut on = s.clone();
+        on.page = Page::Roofline;
+        let mut off = s.clone();
+        off.page = Page::Chips;
+        let q = off.to_query();
+        let (v, rest) = q.split_once('&').unwrap();
+        assert_eq!(on.to_query(), alloc::format!("{v}&page=roofline&{rest}"));
     }
 
     #[test]
