@@ -43,9 +43,9 @@ grep -q "wasm_bindgen = \"$WBG_VERSION\"" Trunk.toml || {
   exit 1
 }
 
-# npm packages: binaryen 132 (wasm-opt for Trunk) and playwright-core for the e2e tests.
+# npm packages: binaryen 132 (wasm-opt for Trunk), playwright-core and axe-core for the e2e tests.
 if ! [ tests/node_modules/.package-lock.json -nt tests/package-lock.json ]; then
-  say "installing npm packages (binaryen, playwright-core)"
+  say "installing npm packages (binaryen, playwright-core, axe-core)"
   (cd tests && npm ci --no-audit --no-fund --loglevel=error)
 fi
 wasm-opt --version | grep -q "version 132" || { echo "setup: wasm-opt 132 not on PATH" >&2; exit 1; }

@@ -1,7 +1,7 @@
 // End-to-end tests: the built dist/ served by a plain static server, driven in Chromium.
 // Prints `N passed, N failed` last; exits non-zero on any failure.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { serve } from './server.mjs';
 import { launch } from './browser.mjs';
 
@@ -522,6 +522,36 @@ test('compare: kept scenarios survive a reload, sit side by side, and the waterf
   });
   const sum = deltas.reduce((a, b) => a + b, 0);
   assert.ok(Math.abs(sum - (cost[1] - cost[0])) < 1e-6 * Math.abs(cost[0]), `${sum} vs ${cost[1] - cost[0]}`);
+  assert.equal(deltas.length, 8, 'model, price, peak, efficiency, layout, collectives, bubble, power');
+  // Serving too: its steps add up to the difference in serving cost.
+  const serve = await page.$$eval('#waterfall-serve td[data-delta]', (tds) => tds.map((t) => Number(t.dataset.delta)));
+  const scost = await page.$$eval('#compare-table tbody tr', (trs) => {
+    const row = trs.find((t) => /serving \$ per million/.test(t.textContent));
+    return [...row.querySelectorAll('td')].map((td) => Number(td.dataset.value));
+  });
+  const ssum = serve.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(ssum - (scost[1] - scost[0])) < 1e-6 * Math.abs(scost[0]), `${ssum} vs ${scost[1] - scost[0]}`);
+  // The memo prints on one page of A4 and of Letter.
+  await page.emulateMedia({ media: 'print' });
+  for (const format of ['A4', 'Letter']) {
+    const pdf = (await page.pdf({ format, printBackground: true })).toString('latin1');
+    const pages = pdf.match(/\/Type\s*\/Page(?!s)/g).length;
+    assert.equal(pages, 1, `${format}: ${pages} pages`);
+  }
+  await page.screenshot({ path: 'out/e2e-compare-print.png', fullPage: true });
+  await page.evaluate(AXE);
+  const ax = await page.evaluate(() => axe.run(document, { resultTypes: ['violations'] }));
+  assert.deepEqual(ax.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id), []);
+  await page.emulateMedia({ media: 'screen' });
+  // Export the kept scenarios as JSON, and the tables as CSV.
+  const json = await download(page, 'button:has-text("Export kept scenarios")');
+  const file = JSON.parse(json.bytes.toString());
+  assert.equal(file.format, 'accelscope-scenarios');
+  assert.deepEqual(file.scenarios.map((s) => s.name), ['Trn2 UltraServer', 'link 2']);
+  const table = await download(page, '[data-csv="compare-table"]');
+  assert.match(table.bytes.toString(), /^figure,Trn2 UltraServer,link 2\n/);
+  const wpng = await download(page, '[data-png="waterfall-chart"]');
+  assert.equal(wpng.bytes.subarray(1, 4).toString(), 'PNG');
   // Kept in local storage: a reload shows them again; a corrupt store is reported, not fatal.
   await page.reload();
   await page.waitForSelector('#compare-table');
@@ -530,6 +560,19 @@ test('compare: kept scenarios survive a reload, sit side by side, and the waterf
   await page.reload();
   await page.waitForSelector('.compare-page');
   assert.match(await page.textContent('.compare-page .notice'), /format this version does not know/);
+  // Import the exported file back; a file that is not one is named, and nothing else changes.
+  await page.setInputFiles('input[name=cimport]', { name: 'kept.json', mimeType: 'application/json', buffer: json.bytes });
+  await page.waitForFunction(() => document.querySelectorAll('.saved-list li').length === 2);
+  assert.match(await page.textContent('.compare-page .notice'), /2 scenario\(s\) imported/);
+  const bad = JSON.stringify({ format: 'accelscope-scenarios', version: 1, scenarios: [{ name: 'x', link: 'v=2&wsys=nope' }, { name: 3 }] });
+  await page.setInputFiles('input[name=cimport]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
+  await page.waitForFunction(() => /0 scenario/.test(document.querySelector('.compare-page .notice')?.textContent));
+  const note = await page.textContent('.compare-page .notice');
+  assert.match(note, /nope/);
+  assert.match(note, /scenario 2 has no "name"/);
+  await page.setInputFiles('input[name=cimport]', { name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{oops') });
+  await page.waitForFunction(() => /not JSON/.test(document.querySelector('.compare-page .notice')?.textContent));
+  assert.equal(await page.locator('.saved-list li').count(), 2);
   await page.screenshot({ path: 'out/e2e-compare.png', fullPage: true });
   assert.deepEqual(page.errors, []);
 });
@@ -543,9 +586,141 @@ test('kernels: a hostile link is read with notices and nothing runs away', async
   assert.deepEqual(page.errors, []);
 });
 
+const PAGES = ['chips', 'roofline', 'topology', 'collectives', 'workload', 'kernels', 'compare'];
+const AXE = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+/** The file a click downloads: its name and its bytes. */
+async function download(page, selector) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const path = await d.path();
+  return { name: d.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+test('every page: a Content-Security-Policy holds, nothing leaves the page, and axe finds nothing serious', async () => {
+  const report = [];
+  for (const name of PAGES) {
+    const page = await open(`?page=${name}`);
+    if (name === 'kernels') await page.waitForSelector('.kresult', { timeout: 30000 });
+    if (name === 'workload') await page.waitForSelector('#tornado');
+    const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+    assert.match(csp, /connect-src 'self'/);
+    assert.doesNotMatch(csp, /unsafe-inline'[^;]*;\s*style|script-src[^;]*unsafe-inline/);
+    assert.deepEqual(page.errors, [], `${name}: the page itself breaks no rule of the policy`);
+    // The policy is enforced: an injected inline script does not run, a remote fetch is refused.
+    const blocked = await page.evaluate(async () => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__injected = 1';
+      document.head.appendChild(s);
+      let fetched = 'sent';
+      try { await fetch('https://example.com/'); } catch (e) { fetched = 'refused'; }
+      return [window.__injected === undefined, fetched];
+    });
+    assert.deepEqual(blocked, [true, 'refused'], name);
+    const foreign = page.requests.filter((u) => !u.startsWith(srv.url) && !u.startsWith('data:') && !u.startsWith('blob:') && u !== 'https://example.com/');
+    assert.deepEqual(foreign, [], name);
+    await page.evaluate(AXE);
+    const res = await page.evaluate(() => axe.run(document, { resultTypes: ['violations'] }));
+    const bad = res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    report.push(`${name}: ${res.violations.length} violations (${bad.length} serious or critical)`);
+    assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`), [], name);
+    await page.context().close();
+  }
+  console.log(`     axe: ${report.join('; ')}`);
+});
+
+test('a panic shows the error panel with a way back to the last state that worked', async () => {
+  const page = await open('?page=roofline');
+  await page.check('input[name=chip][value="h200"]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('chips')?.includes('h200'));
+  await page.waitForTimeout(300);
+  await page.evaluate(() => { try { window.wasmBindings.simulate_panic(); } catch (e) { /* the trap */ } });
+  await page.waitForSelector('#panic-panel');
+  assert.match(await page.textContent('#panic-panel'), /simulated panic/);
+  const back = await page.getAttribute('#panic-panel a', 'href');
+  assert.match(back, /chips=[^&]*h200/);
+  const again = await open(back);
+  assert.ok(await again.isChecked('input[name=chip][value="h200"]'));
+  assert.deepEqual(again.errors, []);
+  await page.context().close();
+  await again.context().close();
+});
+
+test('links last: a configuration built on each page opens the same in a fresh browser', async () => {
+  const steps = {
+    chips: [async (p) => { await p.selectOption('select[name=format]', 'fp8'); await p.check('input[name=chip][value="h200"]'); }, '#chips-table'],
+    roofline: [async (p) => { await p.check('input[name=chip][value="b200"]'); }, '#roofline-table'],
+    topology: [async (p) => { await p.selectOption('select[name=system]', 'gb200-nvl72'); await p.click('#topology-svg g.chip[data-chip="5"]'); }, '#topology-figures'],
+    collectives: [async (p) => { await p.fill('input[name=size]', '64MiB'); await p.press('input[name=size]', 'Enter'); }, '#collective-table'],
+    workload: [async (p) => { await p.fill('input[name=wnodes]', '2'); await p.press('input[name=wnodes]', 'Enter'); await p.waitForSelector('#cost'); }, '#cost'],
+  };
+  for (const [name, [act, sel]] of Object.entries(steps)) {
+    const page = await open(`?page=${name}`);
+    await act(page);
+    await page.waitForTimeout(400);
+    const text = (await page.textContent(sel)).replace(/\s+/g, ' ');
+    const link = page.url();
+    const fresh = await open(link.slice(srv.url.length));
+    await fresh.waitForSelector(sel);
+    assert.equal((await fresh.textContent(sel)).replace(/\s+/g, ' '), text, `${name}: ${link}`);
+    assert.deepEqual([...page.errors, ...fresh.errors], [], name);
+    await page.context().close();
+    await fresh.context().close();
+  }
+});
+
+test('the committed fixture links open in the browser with their recorded reports', async () => {
+  const fx = JSON.parse(readFileSync(new URL('../cli/tests/fixtures/links.json', import.meta.url), 'utf8'));
+  for (const { link, job } of fx.links) {
+    const q = new URLSearchParams(link);
+    q.set('page', 'workload');
+    const page = await open(`?${q}`);
+    await page.waitForSelector('#cost');
+    const num = async (id) => Number(await page.getAttribute(`#${id}`, 'data-value'));
+    for (const [id, key] of [['tokens-per-s', 'tokens_per_s'], ['cost', 'cost_usd'], ['mfu', 'mfu'], ['rate', 'usd_per_chip_hour']]) {
+      const got = await num(id);
+      assert.ok(Math.abs(got / job[key] - 1) < 1e-9, `${link.slice(0, 80)}: ${id} ${got} vs recorded ${job[key]}`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('exports: tables as CSV, charts as SVG and PNG with their data, on every page that has them', async () => {
+  const roof = await open('?page=roofline');
+  const svg = await download(roof, 'button:has-text("Download SVG")');
+  assert.match(svg.bytes.toString(), /<svg[\s\S]*Arithmetic intensity/);
+  const csv = await download(roof, '[data-csv="roofline-table"]');
+  assert.equal(csv.name, 'roofline-table.csv');
+  assert.match(csv.bytes.toString(), /^Operation · intensity,/);
+  const coll = await open('?page=collectives');
+  const png = await download(coll, '[data-png="collective-time"]');
+  assert.equal(png.bytes.subarray(1, 4).toString(), 'PNG');
+  // A canvas chart's SVG is drawn again by the charts module, fetched on this first click.
+  const csvg = await download(coll, 'figure:has(#collective-busbw) button:has-text("SVG")');
+  assert.equal(csvg.name, 'collective-busbw.svg');
+  assert.match(csvg.bytes.toString(), /<svg[\s\S]*<\/svg>/);
+  const work = await open('?page=workload');
+  await work.waitForSelector('#tornado');
+  const t = await download(work, '[data-svg="tornado"]');
+  assert.match(t.bytes.toString(), /^<\?xml[\s\S]*<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*<rect[^>]*style="[^"]*fill:/);
+  const tp = await download(work, '[data-png="tornado"]');
+  assert.equal(tp.bytes.subarray(1, 4).toString(), 'PNG');
+  assert.ok(tp.bytes.length > 2000, `${tp.bytes.length} bytes`);
+  const td = await download(work, '[data-csv="tornado-data"]');
+  assert.ok(td.bytes.toString().split('\n').length >= 5);
+  const topo = await open('?page=topology&sys=trn2-16&sel=0');
+  const tc = await download(topo, '[data-csv="topology-svg-data"]');
+  const lines = tc.bytes.toString().trim().split('\n');
+  assert.equal(lines.length, 17, 'a header and 16 chips');
+  assert.match(lines[1], /^0,"\(0, 0\)",0,in service$/);
+  for (const p of [roof, coll, work, topo]) { assert.deepEqual(p.errors, []); await p.context().close(); }
+});
+
 let passed = 0;
 let failed = 0;
-for (const t of tests) {
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+for (const t of tests.filter((t) => !only || only.test(t.name))) {
   const t0 = Date.now();
   try {
     await t.fn();

@@ -3,6 +3,7 @@
 pub mod canvas;
 pub mod collectives;
 pub mod roofline;
+pub mod svg;
 pub mod topology;
 
 use plotters::coord::Shift;

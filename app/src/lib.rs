@@ -3,6 +3,7 @@
 //! State is one [`engine::Scenario`] in a signal, mirrored to the query string.
 
 pub mod charts;
+pub mod export;
 pub mod module;
 pub mod pages;
 pub mod panic;
@@ -17,7 +18,11 @@ use crate::state::{use_scenario, Notices, ScenarioCtx};
 /// Install the panic panel and mount the app on `<body>`.
 pub fn start() {
     panic::install();
+    export::install();
     leptos::mount::mount_to_body(App);
+    if let Some(q) = web_sys::window().and_then(|w| w.location().search().ok()) {
+        panic::remember_good(q.trim_start_matches('?'));
+    }
     // Mounting is synchronous: the page is interactive from here. The benchmark reads this mark.
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         p.mark("accelscope-interactive").ok();
@@ -102,6 +107,12 @@ fn Nav() -> impl IntoView {
 fn PageView() -> impl IntoView {
     let sc = use_scenario();
     let page = Memo::new(move |_| sc.with(|s| s.page));
+    // Each page names itself in the title, so a tab, a bookmark and a screen reader can tell.
+    Effect::new(move |_| {
+        if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+            d.set_title(&format!("{} · accelscope", page.get().label()));
+        }
+    });
     move || match page.get() {
         Page::Chips => pages::chips::ChipsPage().into_any(),
         Page::Roofline => pages::roofline::RooflinePage().into_any(),

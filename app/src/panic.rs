@@ -1,6 +1,14 @@
-//! A panic in wasm would leave a dead page; this hook shows what happened instead.
+//! A panic in wasm would leave a dead page; this hook shows what happened instead, with a
+//! link back to the last state that drew without one.
+//!
+//! The shell records each state it writes to the address bar as good (in a `data-last-good`
+//! attribute on `<html>`, so the page modules, which are separate wasm instances, read the
+//! same), unless a panic came first.
 
 use wasm_bindgen::JsCast;
+
+const LAST_GOOD: &str = "data-last-good";
+const PANICKED: &str = "data-panicked";
 
 /// Replace the default panic hook with one that logs and shows an error panel.
 pub fn install() {
@@ -11,37 +19,57 @@ pub fn install() {
     }));
 }
 
+fn root() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
+/// Record `query` as a state that drew without a panic (none has happened yet).
+pub fn remember_good(query: &str) {
+    if let Some(r) = root() {
+        if !r.has_attribute(PANICKED) {
+            r.set_attribute(LAST_GOOD, query).ok();
+        }
+    }
+}
+
 /// Append the error panel to `<body>` with `msg` as the details.
 pub fn show_panel(msg: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
+    let good = root().and_then(|r| {
+        r.set_attribute(PANICKED, "").ok();
+        r.get_attribute(LAST_GOOD)
+    });
+    // None: the page never drew (the link it opened with may be the cause).
+    let (href, text) = match good {
+        Some(q) => (format!("?{q}"), "Reopen the last state that worked"),
+        None => ("?v=2".to_string(), "Open the default view"),
+    };
+    if doc.get_element_by_id("panic-panel").is_some() {
+        return;
+    }
     let Ok(panel) = doc.create_element("div") else {
         return;
     };
     panel.set_id("panic-panel");
     panel.set_attribute("role", "alert").ok();
-    let Ok(h) = doc.create_element("h2") else {
-        return;
+    let add = |tag: &str, text: &str| -> Option<web_sys::Element> {
+        let e = doc.create_element(tag).ok()?;
+        e.set_text_content(Some(text));
+        panel.append_child(&e).ok()?;
+        Some(e)
     };
-    h.set_text_content(Some("accelscope stopped with an internal error"));
-    let p = doc.create_element("p").ok();
-    if let Some(p) = &p {
-        p.set_text_content(Some(
-            "This is a bug. Reload the page to continue; your link still holds your settings. The details:",
-        ));
+    add("h2", "accelscope stopped with an internal error");
+    add(
+        "p",
+        "This is a bug, and what you see may be out of date. The link below reopens the page in the last state that worked; the details follow.",
+    );
+    if let Some(a) = add("a", text) {
+        a.set_attribute("href", &href).ok();
+        a.set_attribute("class", "button").ok();
     }
-    let pre = doc.create_element("pre").ok();
-    if let Some(pre) = &pre {
-        pre.set_text_content(Some(msg));
-    }
-    panel.append_child(&h).ok();
-    if let Some(p) = p {
-        panel.append_child(&p).ok();
-    }
-    if let Some(pre) = pre {
-        panel.append_child(&pre).ok();
-    }
+    add("pre", msg);
     if let Some(body) = doc.body() {
         body.append_child(panel.unchecked_ref()).ok();
     }

@@ -39,6 +39,9 @@ pub fn sync_to_location() {
 }
 
 fn replace_query(query: &str) {
+    // This state has drawn (the change's effects ran before this timer) unless a panic said
+    // otherwise.
+    crate::panic::remember_good(query);
     let Some(w) = web_sys::window() else { return };
     let url = format!("?{query}");
     if w.location().search().ok().as_deref() == Some(url.as_str()) {

@@ -314,6 +314,7 @@ pub fn table_html(id: &str, head: &[&str], rows: &[HtmlRow<'_>]) -> String {
         s.push_str("</tr>");
     }
     s.push_str("</tbody></table></div>");
+    s.push_str(&crate::export::table_buttons(id));
     s
 }
 

@@ -92,6 +92,90 @@ pub fn parse_store(text: &str) -> (Vec<Saved>, Vec<String>) {
     (out, problems)
 }
 
+/// The kept scenarios as a JSON file: `{"format": "accelscope-scenarios", "version": 1,
+/// "scenarios": [{"name": …, "link": "v=2&…"}]}`.
+#[must_use]
+pub fn to_json(saved: &[Saved]) -> String {
+    let mut s = String::from(
+        "{\n  \"format\": \"accelscope-scenarios\",\n  \"version\": 1,\n  \"scenarios\": [",
+    );
+    for (i, x) in saved.iter().take(MAX_SAVED).enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        s.push_str(&format!(
+            "{sep}\n    {{ \"name\": \"{}\", \"link\": \"{}\" }}",
+            json_escape(&x.name),
+            json_escape(&x.query)
+        ));
+    }
+    s.push_str("\n  ]\n}\n");
+    s
+}
+
+fn json_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Scenarios read from a file (name and link of each, as the file gave them), checked as the
+/// store is: a link may be a whole URL; what cannot be read is named and skipped; at most
+/// `room` are taken.
+#[must_use]
+pub fn import(entries: &[(String, String)], room: usize) -> (Vec<Saved>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (i, (name, link)) in entries.iter().enumerate() {
+        let n = i + 1;
+        if out.len() == room {
+            problems.push(format!(
+                "{} scenarios are kept at most; {} of the file were not added",
+                MAX_SAVED,
+                entries.len() - i
+            ));
+            break;
+        }
+        let query = link
+            .split_once('?')
+            .map_or(link.as_str(), |(_, q)| q)
+            .trim();
+        let name: String = name
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_NAME)
+            .collect();
+        let name = if name.trim().is_empty() {
+            format!("imported {n}")
+        } else {
+            name
+        };
+        if query.len() > MAX_QUERY {
+            problems.push(format!(
+                "scenario {n} ('{name}'): its link is too long; skipped"
+            ));
+            continue;
+        }
+        let entry = Saved {
+            name,
+            query: query.into(),
+        };
+        match scenario_of(&entry) {
+            Ok(_) => out.push(entry),
+            Err(e) => problems.push(format!(
+                "scenario {n} ('{}'): its link cannot be read ({e}); skipped",
+                entry.name
+            )),
+        }
+    }
+    (out, problems)
+}
+
 /// One headline figure of a scenario, lower is better unless `higher_is_better`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
@@ -137,81 +221,270 @@ pub fn headline(job: &Job) -> Result<Vec<Figure>, String> {
     ])
 }
 
-/// One step of a waterfall: the inputs it moved and the cost after it.
+/// One step of a waterfall: the factor it moved from A's value to B's and the cost after it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
-    /// Which inputs moved from A's values to B's.
+    /// The factor.
     pub label: &'static str,
-    /// Training $ per million tokens after this step (NaN where the job cannot run).
+    /// Its unit as shown.
+    pub unit: &'static str,
+    /// A's value.
+    pub a: f64,
+    /// B's value.
+    pub b: f64,
+    /// $ per million tokens once this factor (and those before it) has B's value.
     pub usd_per_mtok: f64,
 }
 
-/// The order in which inputs move from A to B, stated on the page: the workload first, then
-/// the hardware, then how well it is used, then what an hour of it costs.
-pub const WATERFALL_ORDER: [&str; 7] = [
-    "model, tokens and batch",
-    "number format",
-    "system (chip peak, memory, fabric, its price and power)",
-    "cluster size (nodes)",
-    "achieved efficiency and overlap",
-    "price per chip-hour (rate, discount, or ownership terms)",
-    "power and facility (PUE, $/kWh, facility, load)",
-];
-
-fn apply(step: usize, to: &mut Job, from: &Job) {
-    match step {
-        0 => {
-            to.model.clone_from(&from.model);
-            to.tokens = from.tokens;
-            to.global_batch = from.global_batch;
-        }
-        1 => to.dtype = from.dtype,
-        2 => to.system.clone_from(&from.system),
-        3 => to.nodes = from.nodes,
-        4 => {
-            to.efficiency = from.efficiency;
-            to.overlap = from.overlap;
-        }
-        5 => {
-            to.owned = from.owned;
-            to.usd_per_chip_hour = from.usd_per_chip_hour;
-            to.discount = from.discount;
-            to.rental_option = from.rental_option;
-            to.years = from.years;
-            to.chip_usd = from.chip_usd;
-            to.cost_of_capital = from.cost_of_capital;
-            to.maintenance = from.maintenance;
-            to.network_usd = from.network_usd;
-        }
-        _ => {
-            to.pue = from.pue;
-            to.usd_per_kwh = from.usd_per_kwh;
-            to.facility_usd_per_kw_month = from.facility_usd_per_kw_month;
-            to.load = from.load;
-        }
-    }
+/// A cost per million tokens taken apart into factors, and moved from A to B one at a time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Waterfall {
+    /// What cost it explains.
+    pub what: &'static str,
+    /// The cost formula the factors make, as the page states it.
+    pub formula: &'static str,
+    /// A's cost.
+    pub start: f64,
+    /// The steps in order; the last is B's cost.
+    pub steps: Vec<Step>,
 }
 
-/// Moves A's inputs to B's one group at a time ([`WATERFALL_ORDER`]); the cost after each step
-/// minus the cost before it is that group's part of the difference, so the parts add up to
-/// B − A exactly. Returns A's cost and the steps (B's cost is the last).
-#[must_use]
-pub fn waterfall(a: &Job, b: &Job) -> (f64, Vec<Step>) {
-    let cost = |j: &Job| evaluate(j).map_or(f64::NAN, |r| r.train_usd_per_mtok);
-    let mut j = a.clone();
-    let start = cost(&j);
-    let steps = WATERFALL_ORDER
+/// The training waterfall's factors, in the order they move.
+pub const TRAIN_ORDER: [(&str, &str); 8] = [
+    ("model FLOPs per token", "FLOP"),
+    (
+        "price per chip-hour (hardware: rent, or capital and maintenance)",
+        "$/h",
+    ),
+    ("peak FLOP/s in the format", "FLOP/s"),
+    ("achieved GEMM efficiency", "of peak"),
+    (
+        "memory and the layout it forces (recomputation, non-GEMM work, splitting)",
+        "×",
+    ),
+    (
+        "collectives and overlap (exposed communication)",
+        "chip·s/token",
+    ),
+    ("pipeline bubble", "chip·s/token"),
+    ("power and facility", "$/h"),
+];
+
+/// The serving waterfall's factors, in the order they move.
+pub const SERVE_ORDER: [(&str, &str); 7] = [
+    (
+        "price per chip-hour (hardware: rent, or capital and maintenance)",
+        "$/h",
+    ),
+    ("prefill of the prompts (compute)", "chip·s/token"),
+    (
+        "weight GEMMs of a decode step (streaming or compute)",
+        "chip·s/token",
+    ),
+    ("attention over the KV cache (memory)", "chip·s/token"),
+    ("kernel launches", "chip·s/token"),
+    ("tensor-parallel all-reduces (collectives)", "chip·s/token"),
+    ("power and facility", "$/h"),
+];
+
+const TRAIN_FORMULA: &str = "$/Mtok = (hardware + power and facility $/chip-hour) × chip-seconds per token ÷ 3600 × 10⁶; chip-seconds per token = FLOPs per token × layout factor ÷ (peak × efficiency) + exposed communication + bubble";
+const SERVE_FORMULA: &str = "$/Mtok = (hardware + power and facility $/chip-hour) × chip-seconds per output token ÷ 3600 × 10⁶; chip-seconds per output token = chips per replica × (prefill ÷ output + decode step) ÷ batch, the decode step being weight GEMMs + launches + attention + all-reduces";
+
+fn train_factors(r: &crate::job::JobReport) -> [f64; 8] {
+    let t = &r.train;
+    let chips = f64::from(r.chips);
+    // Chip-seconds per token of each part of the step.
+    let per_token = chips / t.tokens_per_s / t.step.get();
+    let p = &t.parts;
+    let compute = t.compute.get() * per_token;
+    let layout = compute * p.gemm_peak * p.gemm_efficiency / p.model_flops_per_token;
+    let comm = (t.tp_comm.get() + t.ep_comm.get() + t.dp_comm.get()) * per_token;
+    [
+        p.model_flops_per_token,
+        r.price_split.0,
+        p.gemm_peak,
+        p.gemm_efficiency,
+        layout,
+        comm,
+        t.bubble.get() * per_token,
+        r.price_split.1,
+    ]
+}
+
+fn train_cost(x: &[f64]) -> f64 {
+    let s = x[0] * x[4] / (x[2] * x[3]) + x[5] + x[6];
+    (x[1] + x[7]) * s / 3600.0 * 1e6
+}
+
+fn serve_factors(r: &crate::job::JobReport, out_tokens: f64) -> Option<[f64; 7]> {
+    let i = r.infer.as_ref()?;
+    // Chip-seconds per output token: a replica of t chips makes batch × output tokens in
+    // prefill + output × decode.
+    // prefill + output × decode, so each second of that per output token costs chips ÷ batch.
+    let rate =
+        i.tokens_per_s_per_chip.recip() / (i.prefill.get() / out_tokens + i.decode_step.get());
+    let d = &i.decode_parts;
+    Some([
+        r.price_split.0,
+        i.prefill.get() / out_tokens * rate,
+        d.weights.get() * rate,
+        d.attention.get() * rate,
+        d.launches.get() * rate,
+        d.tp_comm.get() * rate,
+        r.price_split.1,
+    ])
+}
+
+fn serve_cost(x: &[f64]) -> f64 {
+    (x[0] + x[6]) * (x[1] + x[2] + x[3] + x[4] + x[5]) / 3600.0 * 1e6
+}
+
+fn walk(
+    what: &'static str,
+    formula: &'static str,
+    order: &[(&'static str, &'static str)],
+    a: &[f64],
+    b: &[f64],
+    cost: fn(&[f64]) -> f64,
+) -> Waterfall {
+    let mut x = a.to_vec();
+    let steps = order
         .iter()
         .enumerate()
-        .map(|(i, label)| {
-            apply(i, &mut j, b);
+        .map(|(i, (label, unit))| {
+            x[i] = b[i];
             Step {
                 label,
-                usd_per_mtok: cost(&j),
+                unit,
+                a: a[i],
+                b: b[i],
+                usd_per_mtok: cost(&x),
             }
         })
         .collect();
-    (start, steps)
+    Waterfall {
+        what,
+        formula,
+        start: cost(a),
+        steps,
+    }
+}
+
+/// Why B costs what it does against A, for training and (where both can serve their model)
+/// serving: each cost is taken apart into factors that multiply and add up to it, and the
+/// factors move from A's value to B's one at a time in a fixed order ([`TRAIN_ORDER`],
+/// [`SERVE_ORDER`]). The cost after each step minus the cost before it is that factor's part
+/// of the difference, so the parts add up to B − A exactly.
+///
+/// # Errors
+/// Either job cannot be evaluated (the message names which and why).
+pub fn waterfall(a: &Job, b: &Job) -> Result<Vec<Waterfall>, String> {
+    let ra = evaluate(a).map_err(|e| format!("the first scenario cannot run: {e}"))?;
+    let rb = evaluate(b).map_err(|e| format!("the second scenario cannot run: {e}"))?;
+    let mut out = alloc::vec![walk(
+        "training $ per million tokens",
+        TRAIN_FORMULA,
+        &TRAIN_ORDER,
+        &train_factors(&ra),
+        &train_factors(&rb),
+        train_cost,
+    )];
+    let out_a = f64::from(a.output.max(1));
+    let out_b = f64::from(b.output.max(1));
+    if let (Some(fa), Some(fb)) = (serve_factors(&ra, out_a), serve_factors(&rb, out_b)) {
+        out.push(walk(
+            "serving $ per million output tokens",
+            SERVE_FORMULA,
+            &SERVE_ORDER,
+            &fa,
+            &fb,
+            serve_cost,
+        ));
+    }
+    Ok(out)
+}
+
+/// A figure a comparison rests on, with where it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyFigure {
+    /// What it is.
+    pub label: &'static str,
+    /// Its value in `unit`.
+    pub value: f64,
+    /// The unit shown.
+    pub unit: &'static str,
+    /// Its source.
+    pub source: crate::source::Source,
+    /// Whether it is an estimate rather than a published figure.
+    pub estimate: bool,
+}
+
+/// The sourced inputs behind a job's costs: the chip's peak in the job's format and its
+/// memory, the rate per chip-hour, the matmul efficiency and the communication overlap.
+///
+/// # Errors
+/// The job cannot be evaluated (the message says why).
+pub fn key_figures(job: &Job) -> Result<Vec<KeyFigure>, String> {
+    let sys = crate::system::find(&job.system).map_err(|e| format!("{e}"))?;
+    let chip = crate::catalog::find(sys.chip).map_err(|e| format!("{e}"))?;
+    let r = evaluate(job).map_err(|e| format!("{e}"))?;
+    let fig = |label, value, unit, s: crate::source::Source, estimate| KeyFigure {
+        label,
+        value,
+        unit,
+        source: s,
+        estimate,
+    };
+    let mut out = Vec::new();
+    if let Some(p) = chip.peak(job.dtype).dense {
+        out.push(fig(
+            "dense peak per chip in the format",
+            p.value.get() / 1e12,
+            "TFLOP/s",
+            p.source,
+            p.estimate,
+        ));
+    }
+    let (cap, bw) = (&chip.hbm_capacity, &chip.hbm_bandwidth);
+    out.push(fig(
+        "HBM per chip",
+        cap.value.get() / 1e9,
+        "GB",
+        cap.source,
+        cap.estimate,
+    ));
+    out.push(fig(
+        "HBM bandwidth per chip",
+        bw.value.get() / 1e12,
+        "TB/s",
+        bw.source,
+        bw.estimate,
+    ));
+    let rate = &r.usd_per_chip_hour;
+    out.push(fig(
+        "$ per chip-hour",
+        rate.value,
+        "$",
+        rate.source,
+        rate.estimate,
+    ));
+    let e = crate::job::efficiency(job, &chip);
+    out.push(fig(
+        "BF16 matmul efficiency",
+        e.value,
+        "of peak",
+        e.source,
+        e.estimate,
+    ));
+    let o = &r.overlap;
+    out.push(fig(
+        "communication overlap",
+        o.value,
+        "hidden",
+        o.source,
+        o.estimate,
+    ));
+    Ok(out)
 }
 
 /// A saved scenario's job, or why it cannot be read.
@@ -260,24 +533,153 @@ mod tests {
         assert_eq!(p.len(), 1);
     }
 
+    fn ends_of(w: &Waterfall) -> (f64, f64) {
+        (w.start, w.steps.last().unwrap().usd_per_mtok)
+    }
+
+    fn close(x: f64, y: f64) -> bool {
+        (x - y).abs() <= 1e-9 * y.abs()
+    }
+
     #[test]
-    fn the_waterfall_adds_up_to_the_difference() {
+    fn the_waterfalls_start_and_end_at_the_evaluated_costs() {
         let a = Job::default();
-        let b = Job {
+        let owned = Job {
             system: "gb300-nvl72".into(),
             dtype: crate::Dtype::Fp8,
-            usd_per_chip_hour: Some(6.0),
+            owned: true,
             pue: 1.4,
+            nodes: 2,
             ..Job::default()
         };
-        let (start, steps) = waterfall(&a, &b);
-        let end = evaluate(&b).unwrap().train_usd_per_mtok;
-        assert_eq!(start, evaluate(&a).unwrap().train_usd_per_mtok);
-        assert_eq!(steps.len(), WATERFALL_ORDER.len());
-        assert!((steps.last().unwrap().usd_per_mtok - end).abs() < 1e-9 * end);
-        // Unchanged groups move nothing.
-        assert_eq!(steps[0].usd_per_mtok, start, "same model");
-        assert!(steps[1].usd_per_mtok != start, "FP8 changes the cost");
+        let moe = Job {
+            system: "hgx-h100-8".into(),
+            nodes: 64,
+            model: "deepseek-v3".into(),
+            usd_per_chip_hour: Some(3.0),
+            ..Job::default()
+        };
+        for (x, y) in [(&a, &owned), (&owned, &moe), (&moe, &a)] {
+            let w = waterfall(x, y).unwrap();
+            let (rx, ry) = (evaluate(x).unwrap(), evaluate(y).unwrap());
+            let (s, e) = ends_of(&w[0]);
+            assert!(
+                close(s, rx.train_usd_per_mtok),
+                "{s} vs {}",
+                rx.train_usd_per_mtok
+            );
+            assert!(
+                close(e, ry.train_usd_per_mtok),
+                "{e} vs {}",
+                ry.train_usd_per_mtok
+            );
+            assert_eq!(w[0].steps.len(), TRAIN_ORDER.len());
+            if let (Some(ix), Some(iy)) = (rx.infer_usd_per_mtok, ry.infer_usd_per_mtok) {
+                let (s, e) = ends_of(&w[1]);
+                assert!(close(s, ix) && close(e, iy), "{s} {ix} {e} {iy}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_step_moves_only_its_own_factor() {
+        // Same system, FP8 instead of BF16: the model's FLOPs and the price stay, the peak
+        // doubles; renting means no power step.
+        let a = Job::default();
+        let b = Job {
+            dtype: crate::Dtype::Fp8,
+            ..Job::default()
+        };
+        let w = waterfall(&a, &b).unwrap();
+        let t = &w[0].steps;
+        assert_eq!(t[0].usd_per_mtok, w[0].start, "same model");
+        assert_eq!(t[1].usd_per_mtok, t[0].usd_per_mtok, "same price");
+        assert!(
+            t[2].b > t[2].a * 1.5 && t[2].usd_per_mtok < t[1].usd_per_mtok,
+            "FP8 peak"
+        );
+        assert_eq!(
+            t[7].usd_per_mtok, t[6].usd_per_mtok,
+            "rented: no power step"
+        );
+        // A dearer rate alone is all price.
+        let c = Job {
+            usd_per_chip_hour: Some(10.0),
+            ..Job::default()
+        };
+        let w = waterfall(&a, &c).unwrap();
+        let moved: Vec<_> = w[0]
+            .steps
+            .windows(2)
+            .map(|p| p[1].usd_per_mtok - p[0].usd_per_mtok)
+            .collect();
+        assert!(w[0].steps[0].usd_per_mtok - w[0].start == 0.0);
+        assert!(moved.iter().skip(1).all(|d| *d == 0.0), "{moved:?}");
+    }
+
+    #[test]
+    fn a_job_that_cannot_run_is_named() {
+        let bad = Job {
+            model: "nope".into(),
+            ..Job::default()
+        };
+        assert!(waterfall(&Job::default(), &bad)
+            .unwrap_err()
+            .starts_with("the second"));
+    }
+
+    #[test]
+    fn key_figures_carry_their_sources() {
+        let k = key_figures(&Job::default()).unwrap();
+        assert_eq!(k.len(), 6);
+        let r = evaluate(&Job::default()).unwrap();
+        assert_eq!(k[3].value, r.usd_per_chip_hour.value);
+        assert!(k.iter().all(|f| f.value.is_finite() && f.value > 0.0));
+    }
+
+    #[test]
+    fn scenario_files_round_trip_and_bad_entries_are_named() {
+        let saved = alloc::vec![
+            Saved {
+                name: "Trn2 \"base\" \\ 1".into(),
+                query: "v=2&wnodes=8".into()
+            },
+            Saved {
+                name: "GB300".into(),
+                query: "v=2&wsys=gb300-nvl72".into()
+            },
+        ];
+        let text = to_json(&saved);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["format"], "accelscope-scenarios");
+        let entries: Vec<(String, String)> = v["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["name"].as_str().unwrap().into(),
+                    e["link"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        let (back, problems) = import(&entries, MAX_SAVED);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(back, saved);
+        let bad = alloc::vec![
+            ("a".into(), "https://x.example/?v=2&wsys=nope".into()),
+            ("".into(), "https://x.example/?v=2&wnodes=2".into()),
+            ("c".into(), "v=2&".to_string() + &"x".repeat(MAX_QUERY)),
+        ];
+        let (ok, problems) = import(&bad, 1);
+        assert_eq!(ok.len(), 1);
+        assert_eq!(ok[0].name, "imported 2");
+        assert_eq!(ok[0].query, "v=2&wnodes=2");
+        assert!(
+            problems[0].contains("'a'") && problems[0].contains("nope"),
+            "{problems:?}"
+        );
+        assert!(problems[1].contains("at most"), "{problems:?}");
     }
 
     #[test]

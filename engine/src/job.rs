@@ -156,6 +156,9 @@ pub struct JobReport {
     pub usd_per_pflop_hour_achieved: f64,
     /// Components of the $/chip-hour when owned: (capital, power, facility and maintenance).
     pub owned_breakdown: Option<(f64, f64, f64)>,
+    /// The effective $/chip-hour as (hardware: rent, or capital and maintenance; power and
+    /// facility), adding up to it.
+    pub price_split: (f64, f64),
     /// Facility power of the cluster at the job's load, W (all-in per-chip power × PUE).
     pub facility_w: f64,
     /// Training energy per token at the facility meter, J.
@@ -368,6 +371,7 @@ fn report(
         train_usd_per_mtok: tco::cost_per_mtok(&price, chips, train.tokens_per_s),
         usd_per_pflop_hour_marketed: per_h / peak_pf,
         usd_per_pflop_hour_achieved: per_h / (peak_pf * train.mfu),
+        price_split: price.split(),
         owned_breakdown: match &price {
             Pricing::Owned(o) => Some((
                 o.capital_per_hour(),

@@ -143,11 +143,17 @@ impl Ownership {
     /// Facility and maintenance per chip-hour.
     #[must_use]
     pub fn overhead_per_hour(&self) -> f64 {
-        let facility =
-            self.power_w.value / 1000.0 * self.facility_usd_per_kw_month * 12.0 / HOURS_PER_YEAR;
-        let maint =
-            (self.chip_usd.value + self.network_usd.value) * self.maintenance / HOURS_PER_YEAR;
-        facility + maint
+        self.facility_per_hour() + self.maintenance_per_hour()
+    }
+    /// The facility's charge for the chip's kilowatts per chip-hour.
+    #[must_use]
+    pub fn facility_per_hour(&self) -> f64 {
+        self.power_w.value / 1000.0 * self.facility_usd_per_kw_month * 12.0 / HOURS_PER_YEAR
+    }
+    /// Maintenance per chip-hour.
+    #[must_use]
+    pub fn maintenance_per_hour(&self) -> f64 {
+        (self.chip_usd.value + self.network_usd.value) * self.maintenance / HOURS_PER_YEAR
     }
 }
 
@@ -161,6 +167,19 @@ impl Pricing {
                 discount,
             } => usd_per_chip_hour.value * (1.0 - discount.clamp(0.0, 1.0)),
             Pricing::Owned(o) => o.capital_per_hour() + o.power_per_hour() + o.overhead_per_hour(),
+        }
+    }
+
+    /// The effective $ per chip-hour split into the hardware (rent, or capital and
+    /// maintenance) and its power and facility (zero when renting: the rate includes them).
+    #[must_use]
+    pub fn split(&self) -> (f64, f64) {
+        match self {
+            Pricing::Rental { .. } => (self.usd_per_chip_hour(), 0.0),
+            Pricing::Owned(o) => (
+                o.capital_per_hour() + o.maintenance_per_hour(),
+                o.power_per_hour() + o.facility_per_hour(),
+            ),
         }
     }
 }

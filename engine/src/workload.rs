@@ -422,6 +422,10 @@ pub struct StepParts {
     pub side_dtype: Dtype,
     /// Fraction of the GEMM format's dense peak its large matmuls reach.
     pub gemm_efficiency: f64,
+    /// The chip's dense peak in the GEMM format, FLOP/s.
+    pub gemm_peak: f64,
+    /// The model's training FLOPs per token (6N plus attention), what MFU counts.
+    pub model_flops_per_token: f64,
     /// The layers' GEMMs.
     pub gemm: Seconds,
     /// Attention.
@@ -820,6 +824,8 @@ pub(crate) fn train_in(
         gemm_dtype: cfg.dtype,
         side_dtype: side_dtype(cfg.dtype),
         gemm_efficiency: eff.large(cfg.matmul_efficiency),
+        gemm_peak: roof.peak.get(),
+        model_flops_per_token: m.train_flops_per_token(),
         gemm: per_step(parts.gemm),
         attention: per_step(parts.attention),
         elementwise: per_step(parts.elementwise),
@@ -1025,6 +1031,21 @@ pub struct InferReport {
     pub memory: Memory,
     /// How it was computed.
     pub formula: String,
+    /// The decode step by part (they add up to it).
+    pub decode_parts: DecodeParts,
+}
+
+/// A decode step's time by part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DecodeParts {
+    /// The weight GEMMs: their compute, or streaming the weights once, whichever is slower.
+    pub weights: Seconds,
+    /// The fixed cost of launching each GEMM.
+    pub launches: Seconds,
+    /// Attention over each sequence's KV cache.
+    pub attention: Seconds,
+    /// Tensor-parallel all-reduces.
+    pub tp_comm: Seconds,
 }
 
 /// Estimate offline inference: every replica prefills its batch, then decodes `output` steps.
@@ -1135,6 +1156,12 @@ pub fn infer(
         tokens_per_s,
         latency_per_token: Seconds::new(decode),
         memory,
+        decode_parts: DecodeParts {
+            weights: Seconds::new(t_compute.max(t_weights)),
+            launches: Seconds::new(calls),
+            attention: Seconds::new(t_attn),
+            tp_comm: Seconds::new(tp_comm),
+        },
         formula: format!(
             "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
             cfg.dtype,

@@ -139,7 +139,7 @@ pub fn page_html(spec: &KernelSpec, device: &[DeviceRoof], gpu: &str) -> String 
     h.push_str("</div>");
     let _ = write!(
         h,
-        r#"<form class="kform" onsubmit="return false"><fieldset><legend>Kernel</legend><label>kernel {}</label><label><span class="kd0">{}</span> <input type="number" name="km" min="1" max="16384" value="{}"></label><label><span class="kd1">{}</span> <input type="number" name="kn" min="1" max="16384" value="{}"></label><label class="kd2w{third_hidden}"><span class="kd2">{}</span> <input type="number" name="kk" min="1" max="16384" value="{}"></label></fieldset>"#,
+        r#"<form class="kform"><fieldset><legend>Kernel</legend><label>kernel {}</label><label><span class="kd0">{}</span> <input type="number" name="km" min="1" max="16384" value="{}"></label><label><span class="kd1">{}</span> <input type="number" name="kn" min="1" max="16384" value="{}"></label><label class="kd2w{third_hidden}"><span class="kd2">{}</span> <input type="number" name="kk" min="1" max="16384" value="{}"></label></fieldset>"#,
         select("kern", &kernels, spec.kernel.id()),
         dims[0],
         spec.m,
@@ -180,7 +180,7 @@ pub fn device_html(device: &[DeviceRoof]) -> String {
         return "<p>Not measured yet.</p>".into();
     }
     let mut h = String::from(
-        r#"<table class="kdev"><thead><tr><th>measured</th><th>f32 GEMM</th><th>triad bandwidth</th><th>ridge</th></tr></thead><tbody>"#,
+        r#"<table class="kdev" id="kernels-device"><thead><tr><th>measured</th><th>f32 GEMM</th><th>triad bandwidth</th><th>ridge</th></tr></thead><tbody>"#,
     );
     for r in device {
         let _ = write!(
@@ -192,7 +192,7 @@ pub fn device_html(device: &[DeviceRoof]) -> String {
             sig(r.gflops / r.gbps, 3)
         );
     }
-    h.push_str("</tbody></table>");
+    h.push_str(r#"</tbody></table><div class="export"><button type="button" class="small" data-csv="kernels-device">CSV</button></div>"#);
     if device
         .iter()
         .any(|r| matches!(r.engine, Engine::Cpu(n) if n > 1))

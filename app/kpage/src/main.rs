@@ -123,7 +123,12 @@ pub fn mount(el: Element, query: &str, on_change: js_sys::Function) {
         .ok();
     el.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())
         .ok();
-    p.borrow_mut()._listeners = vec![on_change, on_click];
+    // Enter in a field would submit the form (and reload the page); the policy forbids an
+    // inline handler, so a listener stops it.
+    let on_submit = Closure::<dyn FnMut(Event)>::new(|e: Event| e.prevent_default());
+    el.add_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref())
+        .ok();
+    p.borrow_mut()._listeners = vec![on_change, on_click, on_submit];
     PAGE.with(|slot| *slot.borrow_mut() = Some(p));
     refresh_estimate();
     if spec.estimate_seconds() <= AUTORUN_S {

@@ -229,6 +229,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
             <thead><tr><th scope="col">"Figure"</th>{header}</tr></thead>
             <tbody>{body}</tbody>
         </table>
+        <div inner_html=crate::export::table_buttons("chips-table")></div>
     }
     .into_any()
 }

@@ -24,57 +24,9 @@ fn sizes() -> impl Iterator<Item = f64> {
 #[component]
 pub fn CollectivesPage() -> impl IntoView {
     let sc = use_scenario();
-    let data = Memo::new(move |_| {
-        sc.with(|s| {
-            let v = &s.collectives;
-            let mut d = CollectiveData::default();
-            for (si, id) in v.systems.iter().enumerate() {
-                let Ok(sys) = system::find(id) else { continue };
-                let cl = Cluster {
-                    system: sys.clone(),
-                    nodes: v.nodes,
-                };
-                let mut k = 0;
-                for op in &v.ops {
-                    for algo in &v.algorithms {
-                        let points: Vec<(f64, f64, f64)> = sizes()
-                            .filter_map(|b| estimate(&cl, *op, Bytes::new(b), *algo).ok())
-                            .map(|e| (e.bytes.get(), e.time.get(), e.busbw.get()))
-                            .collect();
-                        if points.is_empty() {
-                            continue;
-                        }
-                        d.series.push(Series {
-                            label: format!("{} {} {}", sys.id, op.id(), algo.id()),
-                            color: si,
-                            dashed: k > 0,
-                            points,
-                        });
-                        k += 1;
-                    }
-                }
-            }
-            for (i, c) in collective::calibration().iter().enumerate() {
-                if let Some(si) = v.systems.iter().position(|x| x == c.system) {
-                    if v.ops.contains(&c.op) && v.nodes == c.nodes {
-                        d.measured.push(Measurement {
-                            tag: format!("M{}", i + 1),
-                            color: si,
-                            bytes: c.bytes.get(),
-                            metric: match c.measured {
-                                Measured::Busbw(_) => Metric::Busbw,
-                                Measured::Time(_) => Metric::Time,
-                            },
-                            value: c.value(),
-                        });
-                    }
-                }
-            }
-            d
-        })
-    });
+    let data = Memo::new(move |_| sc.with(collective_data));
     let csv = move |_| {
-        crate::pages::roofline::save_text(
+        crate::export::save_text(
             &to_csv(&data.get_untracked()),
             "collectives.csv",
             "text/csv",
@@ -250,8 +202,17 @@ fn CanvasChart(
         c.set_attribute("data-series", &d.series.len().to_string())
             .ok();
     });
+    let sc = use_scenario();
+    let svg = move |_| {
+        let q = sc.with_untracked(engine::Scenario::to_query);
+        crate::pages::lazy::export_svg(id, &q, &format!("{id}.svg"));
+    };
     view! {
         <figure class="chart">
+            <figcaption class="export">
+                <button type="button" class="small" data-png=id>"PNG"</button>
+                <button type="button" class="small" on:click=svg>"SVG"</button>
+            </figcaption>
             <div class="canvas-wrap" node_ref=wrap>
                 <canvas node_ref=canvas id=id role="img"
                     aria-label=match metric { Metric::Time => "Time against message size", Metric::Busbw => "Bus bandwidth against message size" }></canvas>
@@ -325,7 +286,8 @@ fn AtSize() -> impl IntoView {
                 }
             }
             let table = format!(
-                "<div class=\"table-wrap\"><table class=\"compare\" id=\"collective-table\"><thead><tr><th scope=\"col\">System · operation · algorithm</th><th scope=\"col\">Used</th><th scope=\"col\">Time</th><th scope=\"col\">Latency term</th><th scope=\"col\">Bandwidth term</th><th scope=\"col\">algbw</th><th scope=\"col\">busbw</th><th scope=\"col\">Simulated</th></tr></thead><tbody>{rows}</tbody></table></div>"
+                "<div class=\"table-wrap\"><table class=\"compare\" id=\"collective-table\"><thead><tr><th scope=\"col\">System · operation · algorithm</th><th scope=\"col\">Used</th><th scope=\"col\">Time</th><th scope=\"col\">Latency term</th><th scope=\"col\">Bandwidth term</th><th scope=\"col\">algbw</th><th scope=\"col\">busbw</th><th scope=\"col\">Simulated</th></tr></thead><tbody>{rows}</tbody></table></div>{}",
+                crate::export::table_buttons("collective-table")
             );
             view! {
                 <h2>{format!("At {} on {} node{}", bytes.display_iec(), v.nodes, if v.nodes == 1 { "" } else { "s" })}</h2>
@@ -396,7 +358,7 @@ fn CalibrationTable() -> impl IntoView {
         .collect();
     let html = table_html(
         "calibration-table",
-        &["", "Measurement", "Measured", "Model", "Difference", "Use"],
+        &["#", "Measurement", "Measured", "Model", "Difference", "Use"],
         &rows,
     );
     view! {
@@ -407,4 +369,55 @@ fn CalibrationTable() -> impl IntoView {
             "Two published point-to-point figures are not collectives and are checked against the efficiencies instead: an 8 × H200 GPU-pair copy reached 396.4 GB/s (88% of 450; the model's NVLink 4 ring efficiency is 81%), and one 200G EFA device 193.72 Gb/s (96.9%; the model uses 95%)."</p>
         <div inner_html=html></div>
     }
+}
+
+/// What the collectives charts draw for a scenario: each system's curves for each operation
+/// and algorithm, and the published measurements that match.
+#[must_use]
+pub fn collective_data(s: &engine::Scenario) -> CollectiveData {
+    let v = &s.collectives;
+    let mut d = CollectiveData::default();
+    for (si, id) in v.systems.iter().enumerate() {
+        let Ok(sys) = system::find(id) else { continue };
+        let cl = Cluster {
+            system: sys.clone(),
+            nodes: v.nodes,
+        };
+        let mut k = 0;
+        for op in &v.ops {
+            for algo in &v.algorithms {
+                let points: Vec<(f64, f64, f64)> = sizes()
+                    .filter_map(|b| estimate(&cl, *op, Bytes::new(b), *algo).ok())
+                    .map(|e| (e.bytes.get(), e.time.get(), e.busbw.get()))
+                    .collect();
+                if points.is_empty() {
+                    continue;
+                }
+                d.series.push(Series {
+                    label: format!("{} {} {}", sys.id, op.id(), algo.id()),
+                    color: si,
+                    dashed: k > 0,
+                    points,
+                });
+                k += 1;
+            }
+        }
+    }
+    for (i, c) in collective::calibration().iter().enumerate() {
+        if let Some(si) = v.systems.iter().position(|x| x == c.system) {
+            if v.ops.contains(&c.op) && v.nodes == c.nodes {
+                d.measured.push(Measurement {
+                    tag: format!("M{}", i + 1),
+                    color: si,
+                    bytes: c.bytes.get(),
+                    metric: match c.measured {
+                        Measured::Busbw(_) => Metric::Busbw,
+                        Measured::Time(_) => Metric::Time,
+                    },
+                    value: c.value(),
+                });
+            }
+        }
+    }
+    d
 }

@@ -4,9 +4,12 @@
 
 use std::fmt::Write as _;
 
-use engine::compare::{self, Saved, WATERFALL_ORDER};
+use engine::compare::{self, Saved, Waterfall};
 use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
+use crate::export::table_buttons;
 use crate::state::use_scenario;
 use crate::widgets::escape;
 
@@ -116,6 +119,50 @@ pub fn ComparePage() -> impl IntoView {
             Err(e) => notes.set(vec![format!("that link cannot be read: {e}")]),
         }
     };
+    let export_file = move |_| {
+        let text = saved.with_untracked(|l| compare::to_json(l));
+        crate::export::save_text(&text, "accelscope-scenarios.json", "application/json");
+    };
+    let import_file = move |ev: web_sys::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        if file.size() > 2.0 * compare::MAX_STORE as f64 {
+            notes.set(vec![format!(
+                "'{}' is {:.0} KiB, more than a scenario file can be ({} KiB); nothing was imported",
+                file.name(),
+                file.size() / 1024.0,
+                2 * compare::MAX_STORE / 1024
+            )]);
+            return;
+        }
+        let name = file.name();
+        let done = Closure::once(move |text: JsValue| {
+            let text = text.as_string().unwrap_or_default();
+            let (entries, mut problems) = read_scenario_file(&text, &name);
+            let room = compare::MAX_SAVED.saturating_sub(saved.with_untracked(Vec::len));
+            let (new, more) = compare::import(&entries, room);
+            problems.extend(more);
+            let added = new.len();
+            saved.update(|l| {
+                l.extend(new);
+                if let Some(p) = save(l) {
+                    problems.push(p);
+                }
+            });
+            problems.insert(0, format!("{added} scenario(s) imported from '{name}'"));
+            notes.set(problems);
+        });
+        let _ = file.text().then(&done);
+        done.forget();
+    };
     let table = Memo::new(move |_| saved.with(|l| chosen.with(|c| comparison(l, c))));
     view! {
         <section class="page compare-page">
@@ -132,6 +179,13 @@ pub fn ComparePage() -> impl IntoView {
                     <input type="text" name="clink" placeholder="paste a link" prop:value=link on:input=move |e| link.set(event_target_value(&e))/>
                 </label>
                 <button on:click=add_link>"Add"</button>
+            </div>
+            <div class="controls files">
+                <label class="inline">"Import scenarios (JSON) "
+                    <input type="file" name="cimport" accept=".json,application/json" on:change=import_file/>
+                </label>
+                <button on:click=export_file>"Export kept scenarios (JSON)"</button>
+                <button on:click=move |_| { if let Some(w) = web_sys::window() { w.print().ok(); } }>"Print a memo"</button>
             </div>
             {move || {
                 let n = notes.get();
@@ -164,7 +218,7 @@ pub fn ComparePage() -> impl IntoView {
                         .collect_view()
                 }}
             </ul>
-            <div class="table-wrap" inner_html=table></div>
+            <div class="compare-out" inner_html=table></div>
         </section>
     }
 }
@@ -191,10 +245,11 @@ fn comparison(list: &[Saved], chosen: &[usize]) -> String {
             }
         }
     }
-    let mut h =
-        String::from(r#"<table class="grid" id="compare-table"><thead><tr><th>figure</th>"#);
+    let mut h = String::from(
+        r#"<div class="table-wrap"><table class="grid" id="compare-table"><thead><tr><th scope="col">figure</th>"#,
+    );
     for (name, _) in &cols {
-        let _ = write!(h, "<th>{}</th>", escape(name));
+        let _ = write!(h, r#"<th scope="col">{}</th>"#, escape(name));
     }
     h.push_str("</tr></thead><tbody>");
     let rows = cols
@@ -235,42 +290,305 @@ fn comparison(list: &[Saved], chosen: &[usize]) -> String {
         }
         h.push_str("</tr>");
     }
-    h.push_str("</tbody></table>");
+    h.push_str("</tbody></table></div>");
+    h.push_str(&table_buttons("compare-table"));
     if let (Some(Some(a)), Some(Some(b))) = (jobs.first(), jobs.get(1)) {
-        let (start, steps) = compare::waterfall(a, b);
-        let _ = write!(
-            h,
-            r#"<h2>Why “{}” costs what it does against “{}”</h2><p class="lead">Training $ per million tokens. Inputs move from the first scenario's values to the second's one group at a time, in this fixed order: {}. Each row is what that group changed; the rows add up to the whole difference.</p><table class="grid waterfall" id="waterfall"><tbody><tr><th scope="row">{}</th><td>{}</td><td></td></tr>"#,
-            escape(cols[1].0),
-            escape(cols[0].0),
-            WATERFALL_ORDER.join(", then "),
-            escape(cols[0].0),
-            engine::units::sig(start, 4)
-        );
-        let mut prev = start;
-        let span = steps
-            .iter()
-            .map(|s| (s.usd_per_mtok - start).abs())
-            .fold(start.abs(), f64::max)
-            .max(1e-12);
-        for s in &steps {
-            let d = s.usd_per_mtok - prev;
-            let width = (d.abs() / span * 100.0).clamp(0.0, 100.0);
-            let class = if d > 0.0 { "up" } else { "down" };
-            let _ = write!(
-                h,
-                r#"<tr><th scope="row">{}</th><td data-delta="{d}">{:+.4}</td><td class="wbar"><span class="{class}" style="width:{width:.1}%"></span></td></tr>"#,
-                escape(s.label),
-                d
-            );
-            prev = s.usd_per_mtok;
+        match compare::waterfall(a, b) {
+            Ok(ws) => {
+                h.push_str(r#"<div class="wf-pair">"#);
+                for (k, w) in ws.iter().enumerate() {
+                    let id = if k == 0 {
+                        "waterfall"
+                    } else {
+                        "waterfall-serve"
+                    };
+                    h.push_str(&waterfall_html(w, id, cols[0].0, cols[1].0));
+                }
+                h.push_str("</div>");
+            }
+            Err(e) => {
+                let _ = write!(h, "<p class=\"notice\">No waterfall: {}</p>", escape(&e));
+            }
         }
+    }
+    h.push_str(&sources_html(&picked, &jobs));
+    h
+}
+
+/// Names and links of a scenario file, or what is wrong with it.
+fn read_scenario_file(text: &str, file: &str) -> (Vec<(String, String)>, Vec<String>) {
+    let bad = |why: &str| {
+        (
+            Vec::new(),
+            vec![format!("'{file}' is not a scenario file: {why}")],
+        )
+    };
+    let Ok(v) = js_sys::JSON::parse(text) else {
+        return bad("it is not JSON");
+    };
+    let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
+    if get(&v, "format").and_then(|f| f.as_string()).as_deref() != Some("accelscope-scenarios") {
+        return bad("its \"format\" is not \"accelscope-scenarios\"");
+    }
+    match get(&v, "version").and_then(|x| x.as_f64()) {
+        Some(1.0) => {}
+        Some(x) => return bad(&format!("version {x} is not one this app reads (1)")),
+        None => return bad("it has no \"version\""),
+    }
+    let Some(list) = get(&v, "scenarios").filter(js_sys::Array::is_array) else {
+        return bad("it has no \"scenarios\" list");
+    };
+    let list: js_sys::Array = list.unchecked_into();
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (i, e) in list.iter().enumerate().take(10 * compare::MAX_SAVED) {
+        match (
+            get(&e, "name").and_then(|x| x.as_string()),
+            get(&e, "link").and_then(|x| x.as_string()),
+        ) {
+            (Some(n), Some(l)) => out.push((n, l)),
+            _ => problems.push(format!(
+                "scenario {} has no \"name\" and \"link\" text; skipped",
+                i + 1
+            )),
+        }
+    }
+    (out, problems)
+}
+
+/// A waterfall as a chart (SVG, with its export buttons) and its data table.
+fn waterfall_html(w: &Waterfall, id: &str, a: &str, b: &str) -> String {
+    let mut rows = Vec::new();
+    let mut prev = w.start;
+    for s in &w.steps {
+        rows.push((s, s.usd_per_mtok - prev));
+        prev = s.usd_per_mtok;
+    }
+    let end = prev;
+    let lo = w
+        .steps
+        .iter()
+        .map(|s| s.usd_per_mtok)
+        .fold(w.start.min(0.0), f64::min);
+    let hi = w
+        .steps
+        .iter()
+        .map(|s| s.usd_per_mtok)
+        .fold(w.start, f64::max)
+        .max(1e-12);
+    let (lw, cw, rh) = (250.0, 420.0, 22.0);
+    let n = rows.len() + 2;
+    let height = rh * n as f64 + 24.0;
+    let x = |v: f64| lw + (v - lo) / (hi - lo) * cw;
+    let mut svg = format!(
+        r#"<svg class="wfall" id="{id}-chart" viewBox="0 0 {} {height:.0}" role="img" aria-labelledby="{id}-title"><title id="{id}-title">Waterfall of {}: the table below holds its data</title>"#,
+        lw + cw + 90.0,
+        escape(w.what)
+    );
+    let bar = |svg: &mut String,
+               i: usize,
+               label: &str,
+               from: f64,
+               to: f64,
+               class: &str,
+               text: &str| {
+        let y = rh * i as f64 + 4.0;
+        let (x0, x1) = (x(from.min(to)), x(from.max(to)));
         let _ = write!(
-            h,
-            r#"<tr><th scope="row">{}</th><td>{}</td><td></td></tr></tbody></table>"#,
-            escape(cols[1].0),
-            engine::units::sig(prev, 4)
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" class="wl">{}</text><rect x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" class="{class}"/><text x="{:.1}" y="{:.1}" class="wv">{}</text>"#,
+            lw - 6.0,
+            y + rh * 0.62,
+            escape(label),
+            (x1 - x0).max(1.0),
+            rh - 6.0,
+            x1 + 4.0,
+            y + rh * 0.62,
+            text
+        );
+    };
+    let short = |l: &str| l.split(" (").next().unwrap_or(l).to_string();
+    bar(
+        &mut svg,
+        0,
+        a,
+        0.0,
+        w.start,
+        "total",
+        &format!("${}", engine::units::sig(w.start, 4)),
+    );
+    let mut at = w.start;
+    for (i, (s, d)) in rows.iter().enumerate() {
+        let class = if *d > 0.0 { "up" } else { "down" };
+        bar(
+            &mut svg,
+            i + 1,
+            &short(s.label),
+            at,
+            at + d,
+            class,
+            &format!("{d:+.3}"),
+        );
+        at += d;
+    }
+    bar(
+        &mut svg,
+        n - 1,
+        b,
+        0.0,
+        end,
+        "total",
+        &format!("${}", engine::units::sig(end, 4)),
+    );
+    svg.push_str("</svg>");
+    let mut t = format!(
+        r#"<table class="grid waterfall" id="{id}"><thead><tr><th scope="col">step</th><th scope="col">{}</th><th scope="col">{}</th><th scope="col">change, $/Mtok</th><th scope="col">after, $/Mtok</th></tr></thead><tbody><tr><th scope="row">{}</th><td></td><td></td><td></td><td>{}</td></tr>"#,
+        escape(a),
+        escape(b),
+        escape(a),
+        engine::units::sig(w.start, 4)
+    );
+    for (s, d) in &rows {
+        let _ = write!(
+            t,
+            r#"<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td data-delta="{d}">{d:+.4}</td><td>{}</td></tr>"#,
+            escape(s.label),
+            factor(s.a, s.unit),
+            factor(s.b, s.unit),
+            engine::units::sig(s.usd_per_mtok, 4)
         );
     }
+    let _ = write!(
+        t,
+        r#"<tr><th scope="row">{}</th><td></td><td></td><td data-total-delta="{}">{:+.4}</td><td>{}</td></tr></tbody></table>"#,
+        escape(b),
+        end - w.start,
+        end - w.start,
+        engine::units::sig(end, 4)
+    );
+    format!(
+        r#"<section class="wf-block"><h2>Why “{}” costs what it does against “{}”: {}</h2><p class="lead wf-how">{}. The factors move from the first scenario's value to the second's one at a time, in the order of the rows; each row is what its factor changed, so the rows add up to the whole difference.</p><figure class="chart wf">{svg}<figcaption class="export"><button type="button" class="small" data-svg="{id}-chart">SVG</button><button type="button" class="small" data-png="{id}-chart">PNG</button><button type="button" class="small" data-csv="{id}">CSV</button></figcaption></figure><div class="table-wrap">{t}</div></section>"#,
+        escape(b),
+        escape(a),
+        escape(w.what),
+        escape(w.formula)
+    )
+}
+
+/// The sourced figures each scenario rests on, numbered to a list of sources, and each
+/// scenario's link: what a printed memo needs to be checked.
+fn sources_html(picked: &[&Saved], jobs: &[Option<engine::job::Job>]) -> String {
+    let mut cites: Vec<String> = Vec::new();
+    let mut cite = |s: engine::Source| -> usize {
+        let text = match s {
+            engine::Source::Cited { citation: c } => {
+                format!(
+                    "{} ({}), {}",
+                    escape(c.title),
+                    escape(c.date),
+                    escape(c.url)
+                )
+            }
+            engine::Source::UserEdit => "set by the user".into(),
+            engine::Source::Assumption => "an accelscope assumption: no published figure".into(),
+        };
+        cites.iter().position(|c| *c == text).unwrap_or_else(|| {
+            cites.push(text);
+            cites.len() - 1
+        }) + 1
+    };
+    let figs: Vec<Option<Vec<compare::KeyFigure>>> = jobs
+        .iter()
+        .map(|j| j.as_ref().and_then(|j| compare::key_figures(j).ok()))
+        .collect();
+    let Some(labels) = figs
+        .iter()
+        .flatten()
+        .next()
+        .map(|f| f.iter().map(|k| k.label).collect::<Vec<_>>())
+    else {
+        return String::new();
+    };
+    let mut h = String::from(
+        r#"<h2>What the figures rest on</h2><div class="table-wrap"><table class="grid" id="compare-sources"><thead><tr><th scope="col">input</th>"#,
+    );
+    for s in picked {
+        let _ = write!(h, r#"<th scope="col">{}</th>"#, escape(&s.name));
+    }
+    h.push_str("</tr></thead><tbody>");
+    for (r, label) in labels.iter().enumerate() {
+        let _ = write!(h, r#"<tr><th scope="row">{label}</th>"#);
+        for f in &figs {
+            match f.as_ref().and_then(|f| f.get(r)) {
+                Some(k) => {
+                    let n = cite(k.source);
+                    let est = if k.estimate {
+                        r#" <span class="badge est">est</span>"#
+                    } else {
+                        ""
+                    };
+                    let v = if k.unit == "$" {
+                        format!("${}", engine::units::sig(k.value, 4))
+                    } else if k.unit == "of peak" || k.unit == "hidden" {
+                        format!("{}%", engine::units::sig(k.value * 100.0, 3))
+                    } else {
+                        format!("{} {}", engine::units::sig(k.value, 4), k.unit)
+                    };
+                    let _ = write!(h, "<td>{v}{est} <sup>[{n}]</sup></td>");
+                }
+                None => h.push_str("<td class=\"na\">—</td>"),
+            }
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table></div>");
+    h.push_str(&table_buttons("compare-sources"));
+    h.push_str(r#"<ol class="sources small-note">"#);
+    for c in &cites {
+        let _ = write!(h, "<li>{c}</li>");
+    }
+    h.push_str("</ol>");
+    let base = web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default();
+    h.push_str(r#"<h2>Links</h2><ul class="links small-note">"#);
+    for s in picked {
+        let _ = write!(
+            h,
+            "<li>{}: <code>{}?{}</code></li>",
+            escape(&s.name),
+            escape(&base),
+            escape(&s.query)
+        );
+    }
+    h.push_str("</ul>");
     h
+}
+
+/// A factor's value in its unit, with an SI prefix where the number is large or small.
+fn factor(v: f64, unit: &str) -> String {
+    use engine::units::sig;
+    match unit {
+        "chip·s/token" => format!("{} chip·µs/token", sig(v * 1e6, 4)),
+        "of peak" => format!("{}% of peak", sig(v * 100.0, 3)),
+        "$/h" => format!("${}/h", sig(v, 4)),
+        "×" => format!("{}×", sig(v, 4)),
+        _ => {
+            let (k, p) = [
+                (1e18, "E"),
+                (1e15, "P"),
+                (1e12, "T"),
+                (1e9, "G"),
+                (1e6, "M"),
+                (1e3, "k"),
+            ]
+            .into_iter()
+            .find(|(k, _)| v.abs() >= *k)
+            .unwrap_or((1.0, ""));
+            format!("{} {p}{unit}", sig(v / k, 4))
+        }
+    }
 }

@@ -25,6 +25,20 @@ export function load_page(name, el, query, cb) {
       el.appendChild(p);
     });
 }
+export function export_svg(chart, query, file) {
+  const at = (f) => new URL(f, document.baseURI).href;
+  import(at('charts.js'))
+    .then(async (m) => {
+      await m.default({ module_or_path: at('charts_bg.wasm') });
+      const url = URL.createObjectURL(new Blob([m.svg(chart, query)], { type: 'image/svg+xml' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = file;
+      a.click();
+      URL.revokeObjectURL(url);
+    })
+    .catch((e) => console.error('SVG export: ' + e));
+}
 export function unload_page(el) {
   if (el.accelscopeUnmount) { el.accelscopeUnmount(); el.accelscopeUnmount = null; }
 }
@@ -32,6 +46,9 @@ export function unload_page(el) {
 extern "C" {
     fn load_page(name: &str, el: &web_sys::Element, query: &str, cb: &js_sys::Function);
     fn unload_page(el: &web_sys::Element);
+    /// Fetches the `charts` module (once) and downloads chart `chart` of the scenario of
+    /// `query` as the SVG file `file`.
+    pub fn export_svg(chart: &str, query: &str, file: &str);
 }
 
 /// Fetches module `name` (`name.js` and `name_bg.wasm` beside the app) and mounts it here with

@@ -4,7 +4,6 @@ use engine::units::sig;
 use engine::{Bound, BytesPerSec, Dtype, FlopPerByte, FlopPerSec, OpSpec, Roofline};
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
-use wasm_bindgen::JsCast;
 
 use crate::charts::canvas::MeasuringCanvas;
 use crate::charts::roofline::{css_color, draw, to_csv, Frame, Marker, Roof, RooflineData};
@@ -15,45 +14,7 @@ use crate::widgets::{observe_width, size_canvas, ChipPicker};
 #[component]
 pub fn RooflinePage() -> impl IntoView {
     let sc = use_scenario();
-    let data = Memo::new(move |_| {
-        sc.with(|s| {
-            let chips = s.chosen_chips();
-            let mut d = RooflineData::default();
-            for (fi, f) in s.roofline_formats.iter().enumerate() {
-                for (ci, c) in chips.iter().enumerate() {
-                    if let Some(r) = Roofline::dense(c, *f) {
-                        d.roofs.push(Roof {
-                            label: format!("{} {}", c.name, f.label()),
-                            peak: r.peak.get(),
-                            bandwidth: r.bandwidth.get(),
-                            chip: ci,
-                            format: fi,
-                        });
-                    }
-                }
-                if fi == 0 {
-                    // This device as measured on the Kernels page: f32 roofs, carried in the link.
-                    for (i, r) in s.device.iter().enumerate() {
-                        d.roofs.push(Roof {
-                            label: format!("{} (f32, measured)", r.label()),
-                            peak: r.gflops * 1e9,
-                            bandwidth: r.gbps * 1e9,
-                            chip: chips.len() + i,
-                            format: 0,
-                        });
-                    }
-                }
-                for (oi, op) in s.ops.iter().enumerate() {
-                    d.markers.push(Marker {
-                        tag: tag(oi, fi, s.roofline_formats.len()),
-                        intensity: op.cost(*f).intensity().get(),
-                        format: fi,
-                    });
-                }
-            }
-            d
-        })
-    });
+    let data = Memo::new(move |_| sc.with(roofline_data));
     view! {
         <section class="page roofline-page">
             <h1>"Roofline"</h1>
@@ -161,12 +122,18 @@ fn Chart(
     let download_png = move |_| {
         if let Some(c) = canvas.get_untracked() {
             if let Ok(url) = c.to_data_url() {
-                save(&url, "roofline.png");
+                crate::export::save_url(&url, "roofline.png");
             }
         }
     };
-    let download_csv =
-        move |_| save_text(&to_csv(&data.get_untracked()), "roofline.csv", "text/csv");
+    let sc = use_scenario();
+    let download_svg = move |_| {
+        let q = sc.with_untracked(engine::Scenario::to_query);
+        crate::pages::lazy::export_svg("roofline", &q, "roofline.svg");
+    };
+    let download_csv = move |_| {
+        crate::export::save_text(&to_csv(&data.get_untracked()), "roofline.csv", "text/csv")
+    };
     let on_move = move |ev: web_sys::MouseEvent| {
         let (x, y) = (ev.offset_x(), ev.offset_y());
         let at = frame.with_value(|f| f.and_then(|(f, dpr)| f.intensity_at(x * dpr, y * dpr)));
@@ -187,6 +154,7 @@ fn Chart(
             </div>
             <figcaption>
                 <button class="small" on:click=download_png>"Download PNG"</button>
+                <button class="small" on:click=download_svg>"Download SVG"</button>
                 <button class="small" on:click=download_csv>"Download CSV"</button>
             </figcaption>
         </figure>
@@ -236,31 +204,6 @@ fn Readout(
             {(!near.is_empty()).then(|| format!(" · operation {}", near.join(", ")))}
             <ul>{lines}</ul>
         </div>
-    }
-}
-
-/// Offer `text` as a file download (a blob URL: nothing leaves the page).
-pub fn save_text(text: &str, name: &str, mime: &str) {
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) {
-        if let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) {
-            save(&url, name);
-            web_sys::Url::revoke_object_url(&url).ok();
-        }
-    }
-}
-
-fn save(url: &str, name: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    if let Ok(a) = doc.create_element("a") {
-        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
-        a.set_href(url);
-        a.set_download(name);
-        a.click();
     }
 }
 
@@ -323,7 +266,8 @@ fn Readings() -> impl IntoView {
                 }
             }
             let table = format!(
-                "<div class=\"table-wrap\"><table class=\"compare readings\" id=\"roofline-table\"><thead><tr><th scope=\"col\">Operation · intensity</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+                "<div class=\"table-wrap\"><table class=\"compare readings\" id=\"roofline-table\"><thead><tr><th scope=\"col\">Operation · intensity</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>{}",
+                crate::export::table_buttons("roofline-table")
             );
             view! { <div inner_html=table></div> }.into_any()
         })
@@ -407,4 +351,45 @@ fn OpsEditor() -> impl IntoView {
         </form>
         {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
     }
+}
+
+/// What the roofline chart draws for a scenario: each chosen chip's roof in each format, the
+/// device's measured roofs, and the operations' markers.
+#[must_use]
+pub fn roofline_data(s: &engine::Scenario) -> RooflineData {
+    let chips = s.chosen_chips();
+    let mut d = RooflineData::default();
+    for (fi, f) in s.roofline_formats.iter().enumerate() {
+        for (ci, c) in chips.iter().enumerate() {
+            if let Some(r) = Roofline::dense(c, *f) {
+                d.roofs.push(Roof {
+                    label: format!("{} {}", c.name, f.label()),
+                    peak: r.peak.get(),
+                    bandwidth: r.bandwidth.get(),
+                    chip: ci,
+                    format: fi,
+                });
+            }
+        }
+        if fi == 0 {
+            // This device as measured on the Kernels page: f32 roofs, carried in the link.
+            for (i, r) in s.device.iter().enumerate() {
+                d.roofs.push(Roof {
+                    label: format!("{} (f32, measured)", r.label()),
+                    peak: r.gflops * 1e9,
+                    bandwidth: r.gbps * 1e9,
+                    chip: chips.len() + i,
+                    format: 0,
+                });
+            }
+        }
+        for (oi, op) in s.ops.iter().enumerate() {
+            d.markers.push(Marker {
+                tag: tag(oi, fi, s.roofline_formats.len()),
+                intensity: op.cost(*f).intensity().get(),
+                format: fi,
+            });
+        }
+    }
+    d
 }

@@ -162,6 +162,7 @@ fn Drawing(
         })
         .collect_view();
     let sys2 = sys.clone();
+    let sys_data = sys.clone();
     let zchips = layout.chips.clone();
     let z_links = move || {
         // Slow-axis (Z) ring of the selected chip's column, for 3-D tori.
@@ -248,7 +249,7 @@ fn Drawing(
             .collect_view()
     };
     view! {
-        <svg id=id class="topology" viewBox=format!("0 0 {w:.0} {h:.0}") role="img"
+        <svg id=id class="topology" viewBox=format!("0 0 {w:.0} {h:.0}") role="group"
             style=format!("max-width:{:.0}px", w * 1.5)
             aria-label=format!("{} drawn chip by chip", sys.name) data-chips=n>
             {edges}
@@ -257,7 +258,46 @@ fn Drawing(
             {captions}
             {nodes}
         </svg>
+        <div inner_html=move || drawing_data(&sys_data, id)></div>
     }
+}
+
+/// The drawing's data (each chip's place, hops from the selected chip and whether it is out
+/// of service), folded under it as its text alternative, with the download buttons.
+fn drawing_data(sys: &System, id: &str) -> String {
+    use crate::widgets::escape;
+    let (sel, failed) = use_scenario().with(|s| (s.topology.selected, s.topology.failed));
+    let (hops, out) = state(sys, sel, failed);
+    let dims = match &sys.shape {
+        Shape::Torus { dims } => Some(dims.clone()),
+        _ => None,
+    };
+    let mut rows = String::new();
+    for (i, (d, o)) in hops.iter().zip(&out).enumerate() {
+        let place = dims.as_ref().map_or_else(
+            || "on the switch".to_string(),
+            |dims| {
+                let c = engine::topology::Fabric::coords(dims, i as u32);
+                format!(
+                    "({})",
+                    c.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                )
+            },
+        );
+        let hop = if *d == u32::MAX {
+            "—".to_string()
+        } else {
+            d.to_string()
+        };
+        rows.push_str(&format!(
+            "<tr><td>{i}</td><td>{}</td><td>{hop}</td><td>{}</td></tr>",
+            escape(&place),
+            if *o { "out of service" } else { "in service" }
+        ));
+    }
+    format!(
+        r#"<div class="export"><button type="button" class="small" data-svg="{id}">SVG</button><button type="button" class="small" data-png="{id}">PNG</button><button type="button" class="small" data-csv="{id}-data">CSV</button></div><details class="chart-data"><summary>The drawing's data</summary><div class="table-wrap"><table class="grid" id="{id}-data"><thead><tr><th scope="col">chip</th><th scope="col">torus coordinates</th><th scope="col">hops from the selected chip</th><th scope="col">state</th></tr></thead><tbody>{rows}</tbody></table></div></details>"#
+    )
 }
 
 /// The fabric's figures, with the sources of the link figures and the alternatives.
@@ -386,7 +426,8 @@ fn Figures(
             alts += &format!("<li>{}: {}</li>", escape(a.what), fig(v, &a.figure));
         }
         let html = format!(
-            "<table class=\"compare\" id=\"topology-figures\"><tbody>{body}</tbody></table>{}{}",
+            "<table class=\"compare\" id=\"topology-figures\"><tbody>{body}</tbody></table>{}{}{}",
+            crate::export::table_buttons("topology-figures"),
             blast
                 .map(|b| format!("<p class=\"blast\" role=\"status\">{}</p>", escape(&b)))
                 .unwrap_or_default(),

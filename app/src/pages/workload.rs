@@ -418,6 +418,7 @@ fn Breakdown(
             <svg class="stack" id="cost-breakdown" width="100%" height="28" role="img" aria-label="Cost of one chip-hour by component">{bars}</svg>
             <ul class="legend-list">{legend}</ul>
             <p class="small-note">{format!("${} per chip-hour × {} chips", sig(total, 4), report.chips)}</p>
+            <div inner_html=chart_data("cost-breakdown", "cost-breakdown-data", &["component", "$ per chip-hour", "share"], &parts.iter().map(|(n, v, _)| vec![(*n).to_string(), sig(*v, 4), format!("{}%", sig(v / total * 100.0, 3))]).collect::<Vec<_>>())></div>
         </div>
     }
 }
@@ -458,6 +459,19 @@ fn Tornado(
             })
             .collect_view();
         let h = bars.len() as f64 * row_h + 10.0;
+        let data = chart_data(
+            "tornado",
+            "tornado-data",
+            &[
+                "input",
+                "$/Mtok with it 20% lower",
+                "$/Mtok with it 20% higher",
+            ],
+            &bars
+                .iter()
+                .map(|b| vec![b.input.to_string(), sig(b.low, 4), sig(b.high, 4)])
+                .collect::<Vec<_>>(),
+        );
         view! {
             <div class="card">
                 <h2>"What decides the cost per token"</h2>
@@ -466,6 +480,7 @@ fn Tornado(
                     <line x1="50%" x2="50%" y1="16" y2=h class="axis"/>
                     {rows}
                 </svg>
+                <div inner_html=data></div>
             </div>
         }
         .into_any()
@@ -587,7 +602,8 @@ fn Platforms(
             );
         }
         let table = format!(
-            "<div class=\"table-wrap\"><table class=\"compare\" id=\"platforms-table\"><thead><tr><th scope=\"col\">Platform</th><th scope=\"col\">$/chip-hour</th><th scope=\"col\">$/PFLOP-h BF16</th><th scope=\"col\">FP8</th><th scope=\"col\">FP4</th><th scope=\"col\">Training $/Mtok</th><th scope=\"col\">Cost of the run</th><th scope=\"col\">Break-even $/chip-h</th></tr></thead><tbody>{body}</tbody></table></div>"
+            "<div class=\"table-wrap\"><table class=\"compare\" id=\"platforms-table\"><thead><tr><th scope=\"col\">Platform</th><th scope=\"col\">$/chip-hour</th><th scope=\"col\">$/PFLOP-h BF16</th><th scope=\"col\">FP8</th><th scope=\"col\">FP4</th><th scope=\"col\">Training $/Mtok</th><th scope=\"col\">Cost of the run</th><th scope=\"col\">Break-even $/chip-h</th></tr></thead><tbody>{body}</tbody></table></div>{}",
+            crate::export::table_buttons("platforms-table")
         );
         view! {
             <section class="platforms">
@@ -701,6 +717,14 @@ fn BreakEven(
                 <circle cx=px(x) cy=py(target) r="5" class="be-dot"/>
             }
         });
+        let table = chart_data(
+            "breakeven",
+            "breakeven-data",
+            &[lever.label(), "training $/Mtok", "reference $/Mtok"],
+            &pts.iter()
+                .map(|(x, y)| vec![sig(*x, 4), sig(*y, 4), sig(target, 4)])
+                .collect::<Vec<_>>(),
+        );
         let text = match be {
             Some(x) => format!(
                 "This job matches {name} at {} = {}.",
@@ -710,7 +734,7 @@ fn BreakEven(
             None => format!("No {} in range makes this job match {name}.", lever.label()),
         };
         view! {
-            <svg class="breakeven" id="breakeven" viewBox=format!("0 0 {w} {h}") role="img" aria-label="Break-even chart" data-break-even=be.unwrap_or(f64::NAN)>
+            <svg class="breakeven" id="breakeven" viewBox=format!("0 0 {w} {h}") role="img" aria-label="Break-even chart" aria-describedby="breakeven-text" data-break-even=be.unwrap_or(f64::NAN)>
                 <line x1=l x2=w - 12.0 y1=py(target) y2=py(target) class="ref-line"/>
                 <text x=w - 14.0 y=py(target) - 6.0 text-anchor="end" class="tick">{format!("{name}: ${}/Mtok", sig(target, 3))}</text>
                 <path d=path class="cost-line"/>
@@ -719,6 +743,7 @@ fn BreakEven(
                 {ticks}{yticks}{marker}
             </svg>
             <p class="small-note" id="breakeven-text">{text}</p>
+            <div inner_html=table></div>
         }
         .into_any()
     };
@@ -848,7 +873,7 @@ fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
             </summary>
             <p class="small-note">"Tensor degrees that divide the scale-up domain, every pipeline depth up to the layer count (uneven stages paced by the largest), expert parallelism for MoE models, and recomputation on or off. The job above uses the fastest."</p>
             <div class="table-wrap">
-                <table class="data">
+                <table class="data" id="layouts-table">
                     <thead><tr><th scope="col">"layout"</th><th scope="col">"tokens/s"</th><th scope="col">"MFU"</th><th scope="col">"step"</th><th scope="col">"memory/chip"</th></tr></thead>
                     <tbody>
                         {move || rows.get().into_iter().map(|r| view! {
@@ -857,6 +882,7 @@ fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
+            <div inner_html=crate::export::table_buttons("layouts-table")></div>
             <ul class="small-note">
                 {move || reasons.get().into_iter().map(|(why, n)| view! { <li>{format!("{n} rejected: {why}")}</li> }).collect_view()}
             </ul>
@@ -1094,4 +1120,26 @@ fn RunCalibration(
             <div inner_html=group(Role::Departs, "run-calibration-departs")></div>
         </details>
     }
+}
+
+/// A chart's download buttons (SVG and PNG of the chart, CSV of its data table) and that
+/// table, folded: the chart's text alternative.
+fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>]) -> String {
+    use crate::widgets::escape;
+    let mut h = format!(
+        r#"<div class="export"><button type="button" class="small" data-svg="{chart}">SVG</button><button type="button" class="small" data-png="{chart}">PNG</button><button type="button" class="small" data-csv="{table}">CSV</button></div><details class="chart-data"><summary>The chart's data</summary><div class="table-wrap"><table class="grid" id="{table}"><thead><tr>"#
+    );
+    for c in head {
+        h.push_str(&format!(r#"<th scope="col">{}</th>"#, escape(c)));
+    }
+    h.push_str("</tr></thead><tbody>");
+    for r in rows {
+        h.push_str("<tr>");
+        for c in r {
+            h.push_str(&format!("<td>{}</td>", escape(c)));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table></div></details>");
+    h
 }

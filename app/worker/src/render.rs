@@ -28,6 +28,22 @@ fn esc(s: &str) -> String {
     o
 }
 
+/// Download buttons the page's export handler serves: CSV of a table, SVG and PNG of a chart.
+fn buttons(csv: &str, chart: Option<&str>) -> String {
+    let mut s = String::from(r#"<div class="export">"#);
+    if let Some(c) = chart {
+        let _ = write!(
+            s,
+            r#"<button type="button" class="small" data-svg="{c}">SVG</button><button type="button" class="small" data-png="{c}">PNG</button>"#
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<button type="button" class="small" data-csv="{csv}">CSV</button></div>"#
+    );
+    s
+}
+
 fn sci(x: f64) -> String {
     if x == 0.0 {
         "0".into()
@@ -58,7 +74,7 @@ pub fn result(spec: &KernelSpec, r: &KernelRun, t: &Timing) -> String {
         e.snr_db,
         esc(&r.formula)
     );
-    h.push_str(r#"<div class="kcols"><table class="grid kerr"><caption>Error against f64</caption><tbody>"#);
+    h.push_str(r#"<div class="kcols"><div><table class="grid kerr" id="kernel-error"><caption>Error against f64</caption><tbody>"#);
     let rows = [
         ("SNR", db(e.snr_db), "10 log10(Σ y_ref² / Σ (y − y_ref)²)"),
         ("max |error|", sci(e.max_abs), "largest |y − y_ref|"),
@@ -93,7 +109,8 @@ pub fn result(spec: &KernelSpec, r: &KernelRun, t: &Timing) -> String {
         );
     }
     h.push_str("</tbody></table>");
-    h.push_str(r#"<table class="grid kround"><caption>What rounding did</caption><thead><tr><th>tensor</th><th>clipped</th><th>flushed to 0</th><th>NaN</th></tr></thead><tbody>"#);
+    h.push_str(&buttons("kernel-error", None));
+    h.push_str(r#"</div><div><table class="grid kround" id="kernel-rounding"><caption>What rounding did</caption><thead><tr><th>tensor</th><th>clipped</th><th>flushed to 0</th><th>NaN</th></tr></thead><tbody>"#);
     for (name, q) in &r.quant {
         let _ = write!(
             h,
@@ -101,7 +118,9 @@ pub fn result(spec: &KernelSpec, r: &KernelRun, t: &Timing) -> String {
             q.clipped, q.flushed, q.nan
         );
     }
-    h.push_str("</tbody></table></div>");
+    h.push_str("</tbody></table>");
+    h.push_str(&buttons("kernel-rounding", None));
+    h.push_str("</div></div>");
     h.push_str(&histogram(e));
     let gflops = r.flops / (t.kernel_ms.max(1e-3) * 1e-3) / 1e9;
     let _ = write!(
@@ -128,7 +147,7 @@ fn histogram(e: &ErrorStats) -> String {
     let (w, hgt, left, bottom) = (440.0, 150.0, 34.0, 26.0);
     let bw = (w - left - 6.0) / HIST_BINS as f64;
     let mut s = format!(
-        r#"<figure class="khist"><svg viewBox="0 0 {w} {hgt}" role="img" aria-label="Histogram of the error, in decades of the reference's rms">"#
+        r#"<figure class="khist"><svg id="kernel-histogram" viewBox="0 0 {w} {hgt}" role="img" aria-label="Histogram of the error, in decades of the reference's rms; its data table follows">"#
     );
     for (i, &c) in e.histogram.iter().enumerate() {
         let bh = (hgt - bottom - 8.0) * f64::from(c) / f64::from(max);
@@ -158,6 +177,17 @@ fn histogram(e: &ErrorStats) -> String {
         y = hgt - bottom,
         x2 = w - 6.0
     );
+    s.push_str(r#"<details class="chart-data"><summary>The histogram's data</summary><table class="grid" id="kernel-histogram-data"><thead><tr><th scope="col">log10(|error| ÷ rms) from</th><th scope="col">to</th><th scope="col">outputs</th></tr></thead><tbody>"#);
+    for (i, &c) in e.histogram.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<tr><td>{:.1}</td><td>{:.1}</td><td>{c}</td></tr>",
+            ErrorStats::bin_edge(i),
+            ErrorStats::bin_edge(i + 1)
+        );
+    }
+    s.push_str("</tbody></table></details>");
+    s.push_str(&buttons("kernel-histogram-data", Some("kernel-histogram")));
     s
 }
 
@@ -169,7 +199,7 @@ pub fn sweep(base: &KernelSpec, rows: &[(String, ErrorStats)]) -> String {
         .filter(|x| x.is_finite())
         .fold(f64::MIN, f64::max);
     let mut h = format!(
-        r#"<table class="grid ksweep"><caption>{} {}×{}×{}: every format on the same inputs ({}, seed {})</caption><thead><tr><th>inputs and weights</th><th>SNR</th><th>mean relative</th><th>max |error|</th><th></th></tr></thead><tbody>"#,
+        r#"<table class="grid ksweep" id="kernel-sweep"><caption>{} {}×{}×{}: every format on the same inputs ({}, seed {})</caption><thead><tr><th>inputs and weights</th><th>SNR</th><th>mean relative</th><th>max |error|</th><th></th></tr></thead><tbody>"#,
         base.kernel.label(),
         base.m,
         base.n,
@@ -193,5 +223,6 @@ pub fn sweep(base: &KernelSpec, rows: &[(String, ErrorStats)]) -> String {
         );
     }
     h.push_str("</tbody></table>");
+    h.push_str(&buttons("kernel-sweep", None));
     h
 }

@@ -1,0 +1,34 @@
+// Trunk post-build hook: writes a Content-Security-Policy meta tag into the staged
+// index.html. Scripts run only from the app's own files and the loader Trunk writes inline
+// (allowed by its hash, computed here from the built page); WebAssembly may compile; no
+// connection goes anywhere but the app's own origin; no plugin, base or form target.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+if (!dir) throw new Error('csp.mjs runs as a Trunk hook (TRUNK_STAGING_DIR is not set)');
+const file = join(dir, 'index.html');
+let html = readFileSync(file, 'utf8');
+const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+  (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
+);
+const policy = [
+  "default-src 'self'",
+  `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
+  // Charts and tables set widths and colours in style attributes.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
+html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/g, '');
+if (!/<meta charset="utf-8" \/>/.test(html)) throw new Error('csp.mjs: no charset meta to follow');
+html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${meta}`);
+writeFileSync(file, html);
+console.log(`csp: ${hashes.length} inline script(s) allowed by hash`);
