@@ -360,7 +360,7 @@ test('workload & TCO: the default job states its range, its rate\'s source and t
 
 test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search that finishes', async () => {
   const page = await open('?page=workload&wsys=trn3-ultra-144&wnodes=2&wmodel=deepseek-v3&wdtype=fp8&wprice=6&wref=gb300-nvl72&wov=0.2&wpr=2048&wout=512');
-  const ratio = async (f) => Number(await page.getAttribute(`#by-format li[data-format=${f}]`, 'data-ratio'));
+  const ratio = async (f) => Number(await page.getAttribute(`#by-format g[data-format=${f}]`, 'data-ratio'));
   // At $6 against GB300's rate, Trainium3 wins per marketed FP8 PFLOP-hour and loses at FP4,
   // where GB300's dense rate triples its FP8 one and Trainium3's stays the same.
   const fp8 = await ratio('fp8');

@@ -787,7 +787,7 @@ fn ByFormat(rows: Vec<engine::job::FormatCost>, other: &'static str) -> impl Int
         .flatten()
         .fold(0.0, f64::max)
         .max(1e-12);
-    let pct = |v: f64| format!("width:{:.1}%", v / max * 100.0);
+    let len = |v: f64| format!("{:.1}", (v / max * 360.0).max(0.5));
     let wins: Vec<&str> = rows
         .iter()
         .filter(|r| r.ratio().is_some_and(|x| x < 1.0))
@@ -803,28 +803,52 @@ fn ByFormat(rows: Vec<engine::job::FormatCost>, other: &'static str) -> impl Int
         if wins.is_empty() { "no format".to_string() } else { wins.join(", ") },
         if loses.is_empty() { "no format".to_string() } else { loses.join(", ") }
     );
+    let row_h = 30.0;
     let bars = rows
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let (a, b) = (r.usd_a.unwrap_or(0.0), r.usd_b.unwrap_or(0.0));
             let ratio = r.ratio().unwrap_or(f64::NAN);
+            let y = i as f64 * row_h + 4.0;
             view! {
-                <li data-format=r.dtype.id() data-ratio=ratio>
-                    <span class="fmt-label">{r.dtype.label()}</span>
-                    <span class="fmt-bars">
-                        <span class="fmt-bar fmt-a" style=pct(a) title=format!("this job's platform: ${}/PFLOP-hour", sig(a, 3))></span>
-                        <span class="fmt-bar fmt-b" style=pct(b) title=format!("{other}: ${}/PFLOP-hour", sig(b, 3))></span>
-                    </span>
-                    <span class="fmt-text">{format!("${} vs ${} · {}×", sig(a, 3), sig(b, 3), sig(ratio, 2))}</span>
-                </li>
+                <g data-format=r.dtype.id() data-ratio=ratio>
+                    <text x="0" y=y + 15.0 class="fmt-label">{r.dtype.label()}</text>
+                    <rect x="60" y=y + 2.0 height="10" width=len(a) class="fmt-a"><title>{format!("this job's platform: ${}/PFLOP-hour", sig(a, 3))}</title></rect>
+                    <rect x="60" y=y + 14.0 height="10" width=len(b) class="fmt-b"><title>{format!("{other}: ${}/PFLOP-hour", sig(b, 3))}</title></rect>
+                    <text x="430" y=y + 17.0 class="fmt-text">{format!("${} vs ${} · {}×", sig(a, 3), sig(b, 3), sig(ratio, 2))}</text>
+                </g>
             }
         })
         .collect_view();
+    let h = rows.len() as f64 * row_h + 8.0;
+    let data = chart_data(
+        "by-format",
+        "by-format-data",
+        &[
+            "format",
+            "this job's platform, $/PFLOP-hour",
+            &format!("{other}, $/PFLOP-hour"),
+            "ratio",
+        ],
+        &rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.dtype.label().to_string(),
+                    r.usd_a.map_or("—".into(), |v| sig(v, 4)),
+                    r.usd_b.map_or("—".into(), |v| sig(v, 4)),
+                    r.ratio().map_or("—".into(), |v| sig(v, 3)),
+                ]
+            })
+            .collect::<Vec<_>>(),
+    );
     view! {
         <h3>"By format: $ per marketed PFLOP-hour"</h3>
         <p class="legend-line"><span class="swatch fmt-a"></span>"this job's platform "<span class="swatch fmt-b"></span>{other}</p>
-        <ul class="by-format" id="by-format" aria-label="Cost per marketed PFLOP-hour by format">{bars}</ul>
+        <svg class="by-format" id="by-format" viewBox=format!("0 0 640 {h}") role="img" aria-label="Cost per marketed PFLOP-hour by format" aria-describedby="by-format-text">{bars}</svg>
         <p class="small-note" id="by-format-text">{text}</p>
+        <div inner_html=data></div>
     }
 }
 
