@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs every check: format, lints, docs, the no_std engine build, native unit,
 # golden and property tests, browser tests (wasm-bindgen-test), the release build,
-# benchmarks, and end-to-end tests in Chromium. The last line is the e2e count.
+# benchmarks, a million-input fuzz run, and end-to-end tests in Chromium. The last line is
+# the e2e count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh all
@@ -28,5 +29,7 @@ cargo bench -p engine --locked -q
 # The native side of the browser-versus-native kernel comparison.
 cargo build --release -p cli --locked -q
 (cd tests && node bench.mjs)
+step "fuzz: a million generated and mutated links and JSON files, decoded and evaluated"
+cargo run --release -p engine --example fuzz --locked -q
 step "end-to-end tests (Playwright + Chromium)"
 (cd tests && node e2e.mjs)

@@ -54,6 +54,9 @@ for (const [name, query, ready] of [
   console.log(`${name} page's own transfer (fetched when it opens): ${kib(own.reduce((t, f) => t + gz(f), 0))} — ${own.map((f) => `${f} ${kib(gz(f))}`).join('; ')}`);
 }
 
+const charts = ['charts.js', 'charts_bg.wasm'];
+console.log(`SVG export module (fetched on the first SVG download of a canvas chart): ${kib(charts.reduce((t, f) => t + gz(f), 0))}`);
+
 // 2. Navigation to interactive, cold (fresh context each run), on a local static server.
 const tti = [];
 const dcl = [];

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use engine::catalog;
 use engine::collective::{self, estimate, sim, Algorithm, Op};
 use engine::system::{self, Cluster};
+use engine::units::sig;
 use engine::{tco, workload};
 use engine::{Bytes, Chip, Dtype, FlopPerByte, OpSpec, Roofline, Scenario};
 use serde_json::{json, Value};
@@ -38,6 +39,9 @@ commands:
   eval SCENARIO.json|-|--link URL [--csv]
                                          the report of a scenario (the app's state as JSON,
                                          or a link the app wrote)
+  compare A B [--json]                   why B costs what it does against A: headline figures
+                                         and the training and serving waterfalls (A, B:
+                                         scenario files, - or links the app wrote)
   sweep SCENARIO.json|- --set PATH=FROM..TO:STEPS
                                          CSV of the report as one input varies, e.g.
                                          --set job.efficiency=0.3..0.9:7
@@ -618,6 +622,24 @@ fn run(args: &[String]) -> Result<String, Usage> {
             } else {
                 Ok(pretty(&row))
             }
+        }
+        "compare" => {
+            let a = Args::parse(rest, &[], &["json"])?;
+            let [x, y] = a.positional[..] else {
+                return Err(Usage(format!(
+                    "compare takes two scenarios: files, - for standard input, or links\n\n{USAGE}"
+                )));
+            };
+            // A link has a query; a file name has none.
+            let load = |s: &str| {
+                if s.contains('=') {
+                    scenario_of_link(s)
+                } else {
+                    read_scenario(s)
+                }
+            };
+            let (sa, sb) = (load(x)?, load(y)?);
+            compare(&sa, &sb, a.flag("json"))
         }
         "sweep" => {
             let a = Args::parse(rest, &["set"], &[])?;
@@ -1219,6 +1241,73 @@ fn kernel_cmd(rest: &[String]) -> Result<String, Usage> {
 
 /// JSON has no infinity: an exact result's SNR is null.
 fn finite_or_null(x: f64) -> Value {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        Value::Null
+    }
+}
+
+/// Headline figures of two scenarios and the waterfalls between them, as JSON or text.
+fn compare(a: &Scenario, b: &Scenario, json: bool) -> Result<String, Usage> {
+    use engine::compare::{headline, waterfall};
+    let (ha, hb) = (headline(&a.job)?, headline(&b.job)?);
+    let ws = waterfall(&a.job, &b.job)?;
+    if json {
+        let figures: Vec<Value> = ha
+            .iter()
+            .zip(&hb)
+            .map(|(x, y)| json!({"figure": x.label, "a": finite(x.value), "b": finite(y.value)}))
+            .collect();
+        let falls: Vec<Value> = ws
+            .iter()
+            .map(|w| {
+                let mut prev = w.start;
+                let steps: Vec<Value> = w
+                    .steps
+                    .iter()
+                    .map(|s| {
+                        let v = json!({"factor": s.label, "unit": s.unit, "a": finite(s.a), "b": finite(s.b),
+                            "change_usd_per_mtok": finite(s.usd_per_mtok - prev), "after_usd_per_mtok": finite(s.usd_per_mtok)});
+                        prev = s.usd_per_mtok;
+                        v
+                    })
+                    .collect();
+                json!({"cost": w.what, "formula": w.formula, "a_usd_per_mtok": finite(w.start), "steps": steps})
+            })
+            .collect();
+        return Ok(pretty(&json!({"figures": figures, "waterfalls": falls})));
+    }
+    let mut out = String::new();
+    for (x, y) in ha.iter().zip(&hb) {
+        let _ = writeln!(
+            out,
+            "{:<34} {:>14} {:>14}",
+            x.label,
+            sig(x.value, 4),
+            sig(y.value, 4)
+        );
+    }
+    for w in &ws {
+        let _ = writeln!(
+            out,
+            "\n{}: {}\n  A {:>45}",
+            w.what,
+            w.formula,
+            sig(w.start, 4)
+        );
+        let mut prev = w.start;
+        for s in &w.steps {
+            let _ = writeln!(out, "  {:<74} {:>+10.4}", s.label, s.usd_per_mtok - prev);
+            prev = s.usd_per_mtok;
+        }
+        let _ = writeln!(out, "  B {:>45}", sig(prev, 4));
+    }
+    Ok(out.trim_end().to_string())
+}
+
+/// A number for JSON, or null where it is not finite (a figure that does not apply).
+fn finite(x: f64) -> Value {
     if x.is_finite() {
         json!(x)
     } else {

@@ -622,3 +622,47 @@ fn links_of_every_version_keep_their_meaning() {
         }
     }
 }
+
+#[test]
+fn compare_explains_the_difference_step_by_step() {
+    let a = "v=2&wsys=trn2-ultra-64&wnodes=4";
+    let b = "https://example.org/?v=2&wsys=gb300-nvl72&wnodes=1&wdtype=fp8&wown=1";
+    let v = json(&["compare", a, b, "--json"]);
+    let fig = |name: &str, side: &str| {
+        v["figures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["figure"] == name)
+            .unwrap()[side]
+            .as_f64()
+            .unwrap()
+    };
+    for (w, name) in [
+        (0, "training $ per million tokens"),
+        (1, "serving $ per million tokens"),
+    ] {
+        let fall = &v["waterfalls"][w];
+        let start = fall["a_usd_per_mtok"].as_f64().unwrap();
+        assert!((start - fig(name, "a")).abs() < 1e-9 * start, "{name}");
+        let sum: f64 = fall["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["change_usd_per_mtok"].as_f64().unwrap())
+            .sum();
+        let diff = fig(name, "b") - fig(name, "a");
+        assert!((sum - diff).abs() < 1e-9 * start, "{name}: {sum} vs {diff}");
+    }
+    // Owning B adds a power and facility step; renting A had none.
+    let last = v["waterfalls"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["factor"], "power and facility");
+    assert!(last["change_usd_per_mtok"].as_f64().unwrap() > 0.0);
+    check_error(&["compare", a], "two scenarios");
+    check_error(&["compare", a, "v=2&wsys=nope"], "nope");
+}

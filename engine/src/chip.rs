@@ -246,7 +246,12 @@ pub enum EditError {
     },
     /// The compact spec text could not be read.
     Malformed(String),
+    /// The name is longer than [`MAX_NAME`] characters.
+    NameTooLong(usize),
 }
+
+/// Longest name of an edited chip, in characters.
+pub const MAX_NAME: usize = 80;
 
 impl fmt::Display for EditError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -261,6 +266,10 @@ impl fmt::Display for EditError {
             Self::BadValue { field, value } => {
                 write!(f, "{field} must be a positive number, got '{value}'")
             }
+            Self::NameTooLong(n) => write!(
+                f,
+                "a chip's name has at most {MAX_NAME} characters, this one {n}"
+            ),
             Self::Malformed(s) => write!(
                 f,
                 "cannot read custom chip '{s}' (expected BASE|name=NAME|FIELD=VALUE…)"
@@ -352,6 +361,10 @@ impl ChipEdit {
                 .split_once('=')
                 .ok_or_else(|| EditError::Malformed(s.into()))?;
             if k == "name" {
+                let n = v.trim().chars().count();
+                if n > MAX_NAME {
+                    return Err(EditError::NameTooLong(n));
+                }
                 e.name = v.trim().into();
                 continue;
             }

@@ -241,18 +241,86 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
     Ok((cluster, chip, workload::find_model(&job.model)?))
 }
 
+/// The accepted range of each numeric input of a job, by its link key. Links, scenario files,
+/// the CLI and [`evaluate`] all hold a job to these, so one rule decides what is a job.
+pub const RANGES: [(&str, &str, f64, f64); 14] = [
+    ("wtokens", "training tokens", 1.0, 1e16),
+    ("weff", "matmul efficiency", 0.01, 1.0),
+    ("wprice", "$ per chip-hour", 0.0001, 1000.0),
+    ("wdisc", "rental discount", 0.0, 0.95),
+    ("wyears", "years of depreciation", 0.5, 20.0),
+    ("wpue", "PUE", 1.0, 3.0),
+    ("wkwh", "$ per kWh", 0.0, 5.0),
+    ("wchip", "price per chip", 1.0, 1e7),
+    ("wcoc", "cost of capital", 0.0, 0.5),
+    ("wfac", "facility $ per kW-month", 0.0, 5000.0),
+    ("wmaint", "maintenance per year", 0.0, 0.5),
+    ("wov", "communication overlap", 0.0, 1.0),
+    ("wnet", "networking $ per chip", 0.0, 1e6),
+    ("wload", "average load", 0.05, 1.0),
+];
+
+/// The range of numeric input `key` (a link key), if it has one.
+#[must_use]
+pub fn range(key: &str) -> Option<(f64, f64)> {
+    RANGES
+        .iter()
+        .find(|(k, ..)| *k == key)
+        .map(|(_, _, lo, hi)| (*lo, *hi))
+}
+
+/// The most chips a job may span (a million: beyond any cluster built or announced).
+pub const MAX_CHIPS: u64 = 1 << 20;
+
+impl Job {
+    /// Each numeric input with its link key (unset optional inputs left out).
+    fn numbers(&self) -> [(&'static str, Option<f64>); 14] {
+        [
+            ("wtokens", Some(self.tokens)),
+            ("weff", self.efficiency),
+            ("wprice", self.usd_per_chip_hour),
+            ("wdisc", Some(self.discount)),
+            ("wyears", Some(self.years)),
+            ("wpue", Some(self.pue)),
+            ("wkwh", Some(self.usd_per_kwh)),
+            ("wchip", self.chip_usd),
+            ("wcoc", Some(self.cost_of_capital)),
+            ("wfac", Some(self.facility_usd_per_kw_month)),
+            ("wmaint", Some(self.maintenance)),
+            ("wov", self.overlap),
+            ("wnet", self.network_usd),
+            ("wload", Some(self.load)),
+        ]
+    }
+
+    /// The first input outside its range ([`RANGES`]), named; `None` when all are in range.
+    #[must_use]
+    pub fn out_of_range(&self) -> Option<String> {
+        self.numbers().iter().find_map(|(key, v)| {
+            let v = (*v)?;
+            let (_, name, lo, hi) = RANGES.iter().find(|(k, ..)| k == key)?;
+            (!(v.is_finite() && (*lo..=*hi).contains(&v)))
+                .then(|| format!("the {name} ({v}) is outside {lo} to {hi}"))
+        })
+    }
+}
+
 /// Evaluate a job.
 ///
 /// # Errors
 /// Unknown ids, out-of-range inputs, or no layout that fits.
 pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
     let (cluster, chip, model) = resolve(job)?;
-    let tokens_ok = job.tokens.is_finite() && job.tokens > 0.0;
-    let eff_ok = job.efficiency.is_none_or(|e| e > 0.0 && e <= 1.0);
-    if job.nodes == 0 || !tokens_ok || !eff_ok {
-        return Err(WorkloadError::BadInput(
-            "nodes and tokens must be positive and the efficiency in (0, 1]".into(),
-        ));
+    if let Some(why) = job.out_of_range() {
+        return Err(WorkloadError::BadInput(why));
+    }
+    let chips = u64::from(cluster.system.chips()) * u64::from(job.nodes);
+    if job.nodes == 0 || chips > MAX_CHIPS {
+        return Err(WorkloadError::BadInput(format!(
+            "{} nodes of {} chips: a job spans 1 to {MAX_CHIPS} chips",
+            job.nodes,
+            cluster.system.chips()
+        )));
     }
     let cfg = train_config(job, &cluster, &chip, &model)?;
     let train = workload::best_layout(&cluster, &chip, &cfg)?;
@@ -940,7 +1008,7 @@ mod tests {
         })
         .unwrap_err()
         .to_string()
-        .contains("overlap must be in [0, 1]"));
+        .contains("communication overlap (1.5) is outside 0 to 1"));
     }
 
     #[test]
@@ -960,6 +1028,40 @@ mod tests {
             nodes: 0,
             ..Job::default()
         })
-        .contains("positive"));
+        .contains("a job spans 1 to"));
+        // What a link or file would refuse, evaluate refuses too: no infinite costs.
+        for j in [
+            Job {
+                nodes: u32::MAX,
+                ..Job::default()
+            },
+            Job {
+                nodes: 1 << 26,
+                ..Job::default()
+            },
+            Job {
+                pue: 1e308,
+                ..Job::default()
+            },
+            Job {
+                usd_per_chip_hour: Some(-1e308),
+                ..Job::default()
+            },
+            Job {
+                efficiency: Some(5e-324),
+                ..Job::default()
+            },
+            Job {
+                owned: true,
+                chip_usd: Some(1e308),
+                ..Job::default()
+            },
+            Job {
+                tokens: f64::NAN,
+                ..Job::default()
+            },
+        ] {
+            assert!(!e(j.clone()).is_empty(), "{j:?}");
+        }
     }
 }

@@ -381,9 +381,18 @@ impl KernelSpec {
     ) -> (Self, Vec<String>) {
         let mut s = Self::default();
         let mut notes = Vec::new();
+        let mut more = 0usize;
         let (mut ins, mut ws) = (None, None);
         for (key, v) in pairs {
-            let mut bad = |what: &str| notes.push(format!("{key}={}: {what}", clip(v)));
+            // A hostile link may repeat a bad key a million times: keep a few notes, count
+            // the rest.
+            let mut bad = |what: &str| {
+                if notes.len() < crate::scenario::MAX_NOTICES {
+                    notes.push(format!("{key}={}: {what}", clip(v)));
+                } else {
+                    more += 1;
+                }
+            };
             let dim = |v: &str| v.parse::<u32>().ok().filter(|d| (1..=MAX_DIM).contains(d));
             match key {
                 "kern" => match Kernel::parse(v) {
@@ -440,6 +449,11 @@ impl KernelSpec {
         if let Err(e) = s.check() {
             notes.push(format!("{e}; the kernel's shape is back to its default"));
             (s.m, s.n, s.k) = (512, 512, 512);
+        }
+        if more > 0 {
+            notes.push(format!(
+                "kernel: {more} more settings could not be read either"
+            ));
         }
         (s, notes)
     }

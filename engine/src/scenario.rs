@@ -355,7 +355,14 @@ impl Scenario {
     /// Returns what is out of range, named by its link key; empty when all is well.
     #[must_use]
     pub fn check(&self) -> Vec<Notice> {
-        Scenario::from_query(&self.to_query()).1
+        let (back, mut notes) = Scenario::from_query(&self.to_query());
+        if notes.is_empty() && back != *self {
+            notes.push(Notice {
+                key: "scenario".into(),
+                message: "some settings repeat or go past a limit (the same chip or system twice, more than 32 of them, a measured roof past 4 digits); as a link it would open differently".into(),
+            });
+        }
+        notes
     }
 
     /// Encode as a query string (without the leading `?`): the version, then only the keys
@@ -724,22 +731,7 @@ impl Scenario {
                 },
                 "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" | "wchip"
                 | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" => {
-                    let (lo, hi) = match k.as_str() {
-                        "wtokens" => (1.0, 1e16),
-                        "wchip" => (1.0, 1e7),
-                        "wcoc" => (0.0, 0.5),
-                        "wfac" => (0.0, 5000.0),
-                        "wmaint" => (0.0, 0.5),
-                        "wov" => (0.0, 1.0),
-                        "wnet" => (0.0, 1e6),
-                        "wload" => (0.05, 1.0),
-                        "weff" => (0.01, 1.0),
-                        "wprice" => (0.0001, 1000.0),
-                        "wdisc" => (0.0, 0.95),
-                        "wyears" => (0.5, 20.0),
-                        "wpue" => (1.0, 3.0),
-                        _ => (0.0, 5.0),
-                    };
+                    let (lo, hi) = crate::job::range(k).unwrap_or((0.0, 0.0));
                     match v.parse::<f64>() {
                         Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k.as_str() {
                             "wtokens" => s.job.tokens = x,
@@ -772,12 +764,6 @@ impl Scenario {
                 other => note(other, "unknown setting ignored".into()),
             }
         }
-        if dropped > 0 {
-            notes.push(Notice {
-                key: "…".into(),
-                message: format!("{dropped} more parts could not be read either"),
-            });
-        }
         if saw_op {
             s.ops = ops;
         }
@@ -789,8 +775,8 @@ impl Scenario {
         );
         s.kernel = kernel;
         for n in knotes {
-            let key = n.split('=').next().unwrap_or("kernel").to_string();
-            notes.push(Notice { key, message: n });
+            let key = n.split(['=', ':']).next().unwrap_or("kernel").to_string();
+            note(&key, n);
         }
         let chips = system::find(&s.topology.system).map_or(0, |x| x.chips());
         for (key, slot) in [
@@ -800,14 +786,19 @@ impl Scenario {
             if let Some(c) = *slot {
                 if c >= chips {
                     *slot = None;
-                    notes.push(Notice {
-                        key: key.into(),
-                        message: format!(
-                            "chip {c} does not exist in a {chips}-chip system; ignored"
-                        ),
-                    });
+                    note(
+                        key,
+                        format!("chip {c} does not exist in a {chips}-chip system; ignored"),
+                    );
                 }
             }
+        }
+        // Every notice above went through `note`, so this count covers them all.
+        if dropped > 0 {
+            notes.push(Notice {
+                key: "…".into(),
+                message: format!("{dropped} more parts could not be read either"),
+            });
         }
         (s, notes)
     }

@@ -741,7 +741,8 @@ impl Cluster {
     /// All chips.
     #[must_use]
     pub fn chips(&self) -> u32 {
-        self.system.chips() * self.nodes
+        // Saturates rather than wraps: a job refuses more than `job::MAX_CHIPS` anyway.
+        self.system.chips().saturating_mul(self.nodes)
     }
 }
 

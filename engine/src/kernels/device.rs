@@ -94,10 +94,14 @@ pub fn parse_spec(s: &str) -> Result<Vec<DeviceRoof>, String> {
             Engine::Cpu(n)
         };
         let (f, b) = nums.split_once(',').ok_or_else(bad)?;
+        // Read at the precision a link writes (4 significant digits), so a decoded roof
+        // encodes and decodes to itself.
         let num = |v: &str, hi: f64| {
             v.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x > 0.0 && *x <= hi)
+                .and_then(|x| crate::units::sig(x, 4).parse::<f64>().ok())
+                .filter(|x| *x > 0.0)
         };
         // Ceilings far above any machine today: a petaflop and a petabyte per second.
         let gflops =
