@@ -653,6 +653,15 @@ test('links last: a configuration built on each page opens the same in a fresh b
     topology: [async (p) => { await p.selectOption('select[name=system]', 'gb200-nvl72'); await p.click('#topology-svg g.chip[data-chip="5"]'); }, '#topology-figures'],
     collectives: [async (p) => { await p.fill('input[name=size]', '64MiB'); await p.press('input[name=size]', 'Enter'); }, '#collective-table'],
     workload: [async (p) => { await p.fill('input[name=wnodes]', '2'); await p.press('input[name=wnodes]', 'Enter'); await p.waitForSelector('#cost'); }, '#cost'],
+    // Kernels: seeded inputs, so the errors are the same in any browser (the speed is not).
+    kernels: [async (p) => {
+      await p.waitForSelector('.kresult', { timeout: 30000 });
+      await p.selectOption('select[name=kin]', 'fp8e4m3');
+      await p.fill('input[name=km]', '96');
+      await p.locator('input[name=km]').dispatchEvent('change');
+      await p.click('button[data-act=run]');
+      await p.waitForFunction(() => /\(96x/.test(document.querySelector('.kresult .formula')?.textContent ?? ''), null, { timeout: 30000 });
+    }, '#kernel-error'],
   };
   for (const [name, [act, sel]] of Object.entries(steps)) {
     const page = await open(`?page=${name}`);
@@ -700,6 +709,10 @@ test('exports: tables as CSV, charts as SVG and PNG with their data, on every pa
   const csvg = await download(coll, 'figure:has(#collective-busbw) button:has-text("SVG")');
   assert.equal(csvg.name, 'collective-busbw.svg');
   assert.match(csvg.bytes.toString(), /<svg[\s\S]*<\/svg>/);
+  // The charts' data table, built when opened: every point of every curve.
+  await coll.click('.collectives-page details.chart-data summary');
+  const cd = await download(coll, '[data-csv="collective-data"]');
+  assert.ok(cd.bytes.toString().trim().split('\n').length > 20, 'one row per point');
   const work = await open('?page=workload');
   await work.waitForSelector('#tornado');
   const t = await download(work, '[data-svg="tornado"]');

@@ -241,6 +241,40 @@ pub fn to_csv(d: &CollectiveData) -> String {
     s
 }
 
+/// The charts' data as an HTML table: their text alternative.
+#[must_use]
+pub fn data_table_html(d: &CollectiveData) -> String {
+    use engine::units::sig;
+    let esc = crate::widgets::escape;
+    let mut s = String::from(
+        r#"<table class="grid" id="collective-data"><thead><tr><th scope="col">series</th><th scope="col">bytes</th><th scope="col">time (µs)</th><th scope="col">busbw (GB/s)</th></tr></thead><tbody>"#,
+    );
+    for x in &d.series {
+        for p in &x.points {
+            s.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&x.label),
+                p.0,
+                sig(p.1 * 1e6, 4),
+                sig(p.2 / 1e9, 4)
+            ));
+        }
+    }
+    for q in &d.measured {
+        let (t, b) = match q.metric {
+            Metric::Time => (sig(q.value * 1e6, 4), String::new()),
+            Metric::Busbw => (String::new(), sig(q.value / 1e9, 4)),
+        };
+        s.push_str(&format!(
+            "<tr><td>measured {}</td><td>{}</td><td>{t}</td><td>{b}</td></tr>",
+            esc(&q.tag),
+            q.bytes
+        ));
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

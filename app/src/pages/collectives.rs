@@ -25,6 +25,8 @@ fn sizes() -> impl Iterator<Item = f64> {
 pub fn CollectivesPage() -> impl IntoView {
     let sc = use_scenario();
     let data = Memo::new(move |_| sc.with(collective_data));
+    // The data table is built only while it is open: it can run to hundreds of rows.
+    let data_open = RwSignal::new(false);
     let csv = move |_| {
         crate::export::save_text(
             &to_csv(&data.get_untracked()),
@@ -45,6 +47,13 @@ pub fn CollectivesPage() -> impl IntoView {
                 <CanvasChart id="collective-busbw" data=data metric=Metric::Busbw/>
             </div>
             <p class="chart-tools"><button class="small" on:click=csv>"Download CSV"</button></p>
+            <details class="chart-data" on:toggle=move |_| data_open.update(|o| *o = !*o)>
+                <summary>"The charts' data"</summary>
+                {move || data_open.get().then(|| view! {
+                    <div class="table-wrap" inner_html=move || crate::charts::collectives::data_table_html(&data.get())></div>
+                    <div inner_html=crate::export::table_buttons("collective-data")></div>
+                })}
+            </details>
             <AtSize/>
             <CalibrationTable/>
         </section>
@@ -215,7 +224,7 @@ fn CanvasChart(
             </figcaption>
             <div class="canvas-wrap" node_ref=wrap>
                 <canvas node_ref=canvas id=id role="img"
-                    aria-label=match metric { Metric::Time => "Time against message size", Metric::Busbw => "Bus bandwidth against message size" }></canvas>
+                    aria-label=match metric { Metric::Time => "Time against message size; the charts' data table follows", Metric::Busbw => "Bus bandwidth against message size; the charts' data table follows" }></canvas>
             </div>
         </figure>
     }
