@@ -1,0 +1,177 @@
+//! The layout search: every tensor, pipeline and expert degree that fits, in slices.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use crate::chip::Chip;
+use crate::system::Cluster;
+
+use super::train::{train, train_in, CommMemo};
+use super::{Layout, TrainConfig, TrainReport, WorkloadError};
+
+/// A search over training layouts that can run in slices (so a page can show progress and
+/// stay responsive): tensor degrees that are powers of two dividing the scale-up domain,
+/// pipeline depths up to the layer count (uneven stages allowed), expert-parallel degrees
+/// for MoE models, and recomputation on or off. `base.layout` supplies the micro-batch and
+/// sharding.
+#[derive(Clone, Debug)]
+pub struct LayoutSearch {
+    cluster: Cluster,
+    chip: Chip,
+    base: TrainConfig,
+    candidates: Vec<Layout>,
+    next: usize,
+    fits: Vec<TrainReport>,
+    rejected: Vec<(Layout, WorkloadError)>,
+    memo: CommMemo,
+}
+
+impl LayoutSearch {
+    /// Enumerate the candidate layouts of `cluster`.
+    #[must_use]
+    pub fn new(cluster: &Cluster, chip: &Chip, base: &TrainConfig) -> Self {
+        let chips = cluster.chips();
+        let domain = cluster.system.chips();
+        let m = &base.model;
+        let mut candidates = Vec::new();
+        let mut tp = 1;
+        while tp <= domain {
+            if domain % tp == 0 && chips % tp == 0 {
+                for pp in (1..=m.layers.min(64)).filter(|p| chips % (tp * p) == 0) {
+                    let dp = chips / (tp * pp);
+                    let mut ep = 1;
+                    while ep <= dp && (ep == 1 || (m.experts > 0 && m.experts % ep == 0)) {
+                        if dp % ep == 0 {
+                            for interleave in [1, 2, 4] {
+                                if interleave > 1 && (pp == 1 || pp * interleave > m.layers) {
+                                    continue;
+                                }
+                                for recompute in [false, true] {
+                                    candidates.push(Layout {
+                                        tp,
+                                        pp,
+                                        dp,
+                                        ep,
+                                        interleave,
+                                        recompute,
+                                        ..base.layout
+                                    });
+                                }
+                            }
+                        }
+                        if m.experts == 0 {
+                            break;
+                        }
+                        ep *= 2;
+                    }
+                }
+            }
+            tp *= 2;
+        }
+        Self {
+            cluster: cluster.clone(),
+            chip: chip.clone(),
+            base: base.clone(),
+            candidates,
+            next: 0,
+            fits: Vec::new(),
+            rejected: Vec::new(),
+            memo: CommMemo::default(),
+        }
+    }
+
+    /// Candidate layouts in all.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.candidates.len()
+    }
+
+    /// Candidates evaluated so far.
+    #[must_use]
+    pub fn tried(&self) -> usize {
+        self.next
+    }
+
+    /// Whether every candidate has been evaluated.
+    #[must_use]
+    pub fn done(&self) -> bool {
+        self.next >= self.candidates.len()
+    }
+
+    /// Evaluate up to `n` more candidates; returns whether the search is done.
+    pub fn step(&mut self, n: usize) -> bool {
+        let end = (self.next + n).min(self.candidates.len());
+        for i in self.next..end {
+            let l = self.candidates[i];
+            let mut cfg = self.base.clone();
+            cfg.layout = l;
+            match train_in(&self.cluster, &self.chip, &cfg, &mut self.memo, false) {
+                Ok(r) => self.fits.push(r),
+                Err(e) => self.rejected.push((l, e)),
+            }
+        }
+        self.next = end;
+        self.done()
+    }
+
+    /// The layouts that fit so far, fastest first, at most `k`.
+    #[must_use]
+    pub fn ranked(&self, k: usize) -> Vec<&TrainReport> {
+        let mut v: Vec<&TrainReport> = self.fits.iter().collect();
+        v.sort_by(|a, b| b.tokens_per_s.total_cmp(&a.tokens_per_s));
+        v.truncate(k);
+        v
+    }
+
+    /// The layouts that did not work and why.
+    #[must_use]
+    pub fn rejected(&self) -> &[(Layout, WorkloadError)] {
+        &self.rejected
+    }
+
+    /// Run to the end and return the fastest layout, its formula prefixed with the layout.
+    ///
+    /// # Errors
+    /// The last reason a layout failed when none fits.
+    pub fn finish(mut self) -> Result<TrainReport, WorkloadError> {
+        self.step(usize::MAX);
+        let chips = self.cluster.chips();
+        let best = self.fits.into_iter().reduce(|a, b| {
+            if b.tokens_per_s > a.tokens_per_s {
+                b
+            } else {
+                a
+            }
+        });
+        match best {
+            Some(r) => {
+                // Only the winner's formula is written out.
+                let mut cfg = self.base.clone();
+                cfg.layout = r.layout;
+                let r = train(&self.cluster, &self.chip, &cfg)?;
+                Ok(TrainReport {
+                    formula: format!("{}: {}", r.layout, r.formula),
+                    ..r
+                })
+            }
+            None => Err(match self.rejected.pop() {
+                Some((_, WorkloadError::BadLayout(why))) => WorkloadError::BadLayout(format!(
+                    "no layout of {chips} chips fits; the last one tried failed because {why} (try another node count or global batch)"
+                )),
+                Some((_, other)) => other,
+                None => WorkloadError::BadLayout(format!("no layout divides {chips} chips")),
+            }),
+        }
+    }
+}
+
+///
+/// # Errors
+/// The last reason a layout failed when none fits.
+pub fn best_layout(
+    cluster: &Cluster,
+    chip: &Chip,
+    base: &TrainConfig,
+) -> Result<TrainReport, WorkloadError> {
+    LayoutSearch::new(cluster, chip, base).finish()
+}

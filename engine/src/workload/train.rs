@@ -1,0 +1,689 @@
+//! A training step: the layout, memory per chip, compute by format, pipeline bubble and the
+//! exposed tensor-, expert- and data-parallel communication.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::chip::Chip;
+use crate::collective::{estimate, Algorithm, Op};
+use crate::dtype::Dtype;
+use crate::efficiency;
+use crate::roofline::{OpSpec, Roofline};
+use crate::system::Cluster;
+use crate::units::{Bytes, FlopPerSec, Seconds};
+
+use super::{Model, WorkloadError};
+
+/// How a training job is split over the chips.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Layout {
+    /// Tensor parallel degree (must stay inside one scale-up domain).
+    pub tp: u32,
+    /// Pipeline stages.
+    pub pp: u32,
+    /// Data-parallel replicas.
+    pub dp: u32,
+    /// Expert parallel degree (within the data-parallel group; MoE only).
+    pub ep: u32,
+    /// Sequences per micro-batch.
+    pub micro_batch: u32,
+    /// Virtual pipeline stages per chip (interleaved 1F1B): each chip holds this many
+    /// non-adjacent chunks of layers, which divides the bubble by as much.
+    pub interleave: u32,
+    /// Optimizer states sharded over data parallelism (ZeRO-1).
+    pub shard_optimizer: bool,
+    /// Recompute activations in the backward pass instead of storing them.
+    pub recompute: bool,
+}
+
+impl Layout {
+    /// Every degree 1, micro-batches of one sequence, a sharded optimizer and
+    /// recomputation: where a layout search starts.
+    pub const START: Layout = Layout {
+        tp: 1,
+        pp: 1,
+        dp: 1,
+        ep: 1,
+        micro_batch: 1,
+        interleave: 1,
+        shard_optimizer: true,
+        recompute: true,
+    };
+}
+
+/// Inputs of a training estimate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// The model.
+    pub model: Model,
+    /// Compute format.
+    pub dtype: Dtype,
+    /// Sequences per optimizer step.
+    pub global_batch: u32,
+    /// The split.
+    pub layout: Layout,
+    /// Fraction of a chip's dense peak its large matmuls reach (MLE-ACC measured 80.3% on H100 BF16).
+    pub matmul_efficiency: f64,
+    /// Fraction of data-parallel gradient communication hidden behind the backward pass.
+    pub dp_overlap: f64,
+    /// Fraction of tensor-parallel communication hidden behind compute.
+    pub tp_overlap: f64,
+}
+
+impl TrainConfig {
+    /// A configuration with no communication hidden behind compute.
+    #[must_use]
+    pub fn new(
+        model: Model,
+        dtype: Dtype,
+        global_batch: u32,
+        layout: Layout,
+        matmul_efficiency: f64,
+    ) -> Self {
+        Self {
+            model,
+            dtype,
+            global_batch,
+            layout,
+            matmul_efficiency,
+            dp_overlap: 0.0,
+            tp_overlap: 0.0,
+        }
+    }
+}
+
+/// A training estimate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainReport {
+    /// The layout evaluated.
+    pub layout: Layout,
+    /// Step time.
+    pub step: Seconds,
+    /// Matmul time per step (roofline of each GEMM, at the matmul efficiency).
+    pub compute: Seconds,
+    /// Pipeline bubble time per step.
+    pub bubble: Seconds,
+    /// Exposed tensor-parallel communication per step.
+    pub tp_comm: Seconds,
+    /// Exposed expert-parallel all-to-all per step.
+    pub ep_comm: Seconds,
+    /// Exposed data-parallel communication per step.
+    pub dp_comm: Seconds,
+    /// Tokens per second over the cluster.
+    pub tokens_per_s: f64,
+    /// Model FLOPs utilisation: 6N+attention FLOPs per second over the cluster's dense peak.
+    pub mfu: f64,
+    /// Memory per chip.
+    pub memory: Memory,
+    /// How the step time was composed.
+    pub formula: String,
+    /// The compute time per step, by the format each part runs in.
+    pub parts: StepParts,
+}
+
+/// A training step's compute time split by what runs in which format.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepParts {
+    /// The format of the layers' GEMMs (the job's).
+    pub gemm_dtype: Dtype,
+    /// The format of attention, the output head and the elementwise work (BF16 when the
+    /// GEMMs run narrower).
+    pub side_dtype: Dtype,
+    /// Fraction of the GEMM format's dense peak its large matmuls reach.
+    pub gemm_efficiency: f64,
+    /// The chip's dense peak in the GEMM format, FLOP/s.
+    pub gemm_peak: f64,
+    /// The model's training FLOPs per token (6N plus attention), what MFU counts.
+    pub model_flops_per_token: f64,
+    /// The layers' GEMMs.
+    pub gemm: Seconds,
+    /// Attention.
+    pub attention: Seconds,
+    /// Norms, rotary embeddings, activation function, residual adds.
+    pub elementwise: Seconds,
+    /// Casts of GEMM operands to the narrow format (zero in BF16).
+    pub casts: Seconds,
+    /// The output head.
+    pub head: Seconds,
+    /// The optimizer step.
+    pub optimizer: Seconds,
+}
+
+/// Bytes per chip by purpose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Memory {
+    /// Weights.
+    pub weights: f64,
+    /// Gradients.
+    pub gradients: f64,
+    /// Optimizer states (fp32 master weights, Adam m and v).
+    pub optimizer: f64,
+    /// Activations held for the backward pass.
+    pub activations: f64,
+    /// KV cache (inference).
+    pub kv_cache: f64,
+}
+
+impl Memory {
+    /// Sum.
+    #[must_use]
+    pub fn total(&self) -> f64 {
+        self.weights + self.gradients + self.optimizer + self.activations + self.kv_cache
+    }
+}
+
+pub(crate) fn check_layout(
+    l: &Layout,
+    cluster: &Cluster,
+    model: &Model,
+) -> Result<(), WorkloadError> {
+    let chips = cluster.chips();
+    if l.tp == 0 || l.pp == 0 || l.dp == 0 || l.ep == 0 || l.micro_batch == 0 {
+        return Err(WorkloadError::BadLayout(
+            "every degree must be at least 1".into(),
+        ));
+    }
+    if l.tp * l.pp * l.dp != chips {
+        return Err(WorkloadError::BadLayout(format!(
+            "tp × pp × dp = {} × {} × {} = {} but the cluster has {chips} chips",
+            l.tp,
+            l.pp,
+            l.dp,
+            l.tp * l.pp * l.dp
+        )));
+    }
+    let domain = cluster.system.chips();
+    if l.tp > domain || domain % l.tp != 0 {
+        return Err(WorkloadError::BadLayout(format!(
+            "tensor parallelism of {} must divide and stay inside the {domain}-chip scale-up domain",
+            l.tp
+        )));
+    }
+    if l.pp > model.layers {
+        return Err(WorkloadError::BadLayout(format!(
+            "{} pipeline stages are more than the model's {} layers",
+            l.pp, model.layers
+        )));
+    }
+    if l.interleave == 0 || (l.interleave > 1 && l.pp == 1) {
+        return Err(WorkloadError::BadLayout(
+            "interleaving needs at least 1 virtual stage and more than one pipeline stage".into(),
+        ));
+    }
+    if l.interleave > 1 && l.pp * l.interleave > model.layers {
+        return Err(WorkloadError::BadLayout(format!(
+            "{} pipeline stages × {} virtual stages are more than the model's {} layers",
+            l.pp, l.interleave, model.layers
+        )));
+    }
+    if l.ep > 1 && (model.experts == 0 || model.experts % l.ep != 0 || l.dp % l.ep != 0) {
+        return Err(WorkloadError::BadLayout(format!(
+            "expert parallelism of {} needs an MoE model whose experts and data-parallel degree it divides",
+            l.ep
+        )));
+    }
+    if model.heads % l.tp != 0 {
+        return Err(WorkloadError::BadLayout(format!(
+            "{} heads do not split over tensor parallelism of {}",
+            model.heads, l.tp
+        )));
+    }
+    Ok(())
+}
+
+/// Memory per chip of a training layout (mixed precision: bf16 weights and gradients, fp32
+/// master weights and Adam moments; activations per Korthikanti et al. with sequence
+/// parallelism and attention that never stores its scores, `34·s·b·d/t` bytes per layer, or
+/// `2·s·b·d` with recomputation).
+#[must_use]
+pub fn training_memory(model: &Model, l: &Layout) -> Memory {
+    let dense_params =
+        model.params_total() - model.moe_layers() * model.expert_params(model.experts);
+    let expert_params = model.moe_layers() * model.expert_params(model.experts);
+    let per_chip =
+        dense_params / f64::from(l.tp * l.pp) + expert_params / f64::from(l.tp * l.pp * l.ep);
+    let weights = per_chip * 2.0;
+    let gradients = per_chip * 2.0;
+    let optimizer = per_chip * 12.0
+        / if l.shard_optimizer {
+            f64::from(l.dp)
+        } else {
+            1.0
+        };
+    let (s, b, d, t) = (
+        f64::from(model.seq),
+        f64::from(l.micro_batch),
+        model.d(),
+        f64::from(l.tp),
+    );
+    // The 5·a·s/(d·t) term of the attention scores is left out: FlashAttention-style kernels
+    // never store the score matrix.
+    let per_layer = if l.recompute {
+        2.0 * s * b * d
+    } else {
+        s * b * d * 34.0 / t
+    };
+    // 1F1B keeps up to `pp` micro-batches in flight on the first stage; with uneven stages
+    // the largest holds ⌈layers/pp⌉ layers.
+    let layers_here = f64::from(model.layers.div_ceil(l.pp));
+    let activations = per_layer * layers_here * f64::from(l.pp);
+    Memory {
+        weights,
+        gradients,
+        optimizer,
+        activations,
+        kv_cache: 0.0,
+    }
+}
+
+/// The GEMMs of one layer's forward pass for `tokens` tokens, sharded `tp` ways.
+pub(crate) fn layer_gemms(m: &Model, tokens: f64, tp: f64) -> Vec<(f64, f64, f64)> {
+    let d = m.d();
+    let kv = f64::from(m.kv_heads) * m.head_dim();
+    let mut g = alloc::vec![
+        (tokens, (d + 2.0 * kv) / tp, d), // QKV
+        (tokens, d, d / tp),              // attention output
+    ];
+    let ffn_mats = if m.gated { 3.0 } else { 2.0 };
+    if m.experts == 0 {
+        g.push((tokens, ffn_mats * f64::from(m.ffn) / tp, d));
+    } else {
+        let routed = tokens * f64::from(m.active_experts + m.shared_experts);
+        g.push((routed, ffn_mats * f64::from(m.expert_ffn) / tp, d));
+    }
+    g
+}
+
+/// One micro-batch's forward work on one chip, by the format it runs in: what a training
+/// step multiplies by its passes, layers and micro-batches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LayerWork {
+    /// One layer's GEMMs in the job's format, each on the roofline at the format's
+    /// large-matmul efficiency plus the fixed time per call.
+    gemm: f64,
+    /// One layer's attention (in BF16 when the GEMMs run narrower).
+    attention: f64,
+    /// One layer's norms, rotary embeddings, activation function and residual adds (BF16).
+    elementwise: f64,
+    /// One layer's casts of GEMM operands to the narrow format (row-wise and transposed),
+    /// forward and backward together; zero in BF16.
+    casts: f64,
+    /// The output head of the whole model (BF16 when the GEMMs run narrower).
+    head: f64,
+}
+
+impl LayerWork {
+    /// One micro-batch through one pipeline stage of `layers` layers (of `pp` stages).
+    fn per_micro(&self, passes: f64, layers: f64, pp: f64) -> f64 {
+        passes * ((self.gemm + self.attention + self.elementwise) * layers + self.head / pp)
+            + self.casts * layers * passes / 3.0
+    }
+}
+
+/// The widest format among the work that stays out of narrow formats: attention, the
+/// output head and the elementwise work run in BF16 when the GEMMs run in FP8 or FP4.
+pub(crate) fn side_dtype(d: Dtype) -> Dtype {
+    if d.bytes() < 2.0 {
+        Dtype::Bf16
+    } else {
+        d
+    }
+}
+
+pub(crate) fn micro_batch_parts(
+    chip: &Chip,
+    cfg: &TrainConfig,
+    roof: &Roofline,
+    tokens_mb: f64,
+    tp: f64,
+) -> LayerWork {
+    let m = &cfg.model;
+    let eff = efficiency::matmul(chip, cfg.dtype);
+    let gemm_roof = Roofline {
+        peak: roof.peak * eff.large(cfg.matmul_efficiency),
+        bandwidth: roof.bandwidth,
+    };
+    let per_call = eff.per_gemm.value.get();
+    let ffn_mats = if m.gated { 3.0 } else { 2.0 };
+    let mut gemm = per_call * (2.0 + ffn_mats);
+    for (mm, n, k) in layer_gemms(m, tokens_mb, tp) {
+        let cost = OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype);
+        gemm += gemm_roof.place(cost).time.get();
+    }
+    let side = side_dtype(cfg.dtype);
+    let side_roof = Roofline::dense(chip, side).map_or(gemm_roof, |r| Roofline {
+        peak: r.peak * cfg.matmul_efficiency,
+        bandwidth: r.bandwidth,
+    });
+    let attn = OpSpec::AttentionPrefill {
+        batch: tokens_mb / f64::from(m.seq),
+        seq: f64::from(m.seq),
+        heads: f64::from(m.heads) / tp,
+        kv_heads: (f64::from(m.kv_heads) / tp).max(1.0),
+        head_dim: m.head_dim(),
+    };
+    // The PaLM convention counts attention non-causally (12·L·d·s): twice the causal FLOPs.
+    let attention = 2.0 * side_roof.place(attn.cost(side)).time.get();
+    // Work outside the matmuls, bound by HBM: norms, rotary embeddings, the activation
+    // function, residual adds and format casts touch about 12·d + 3·f BF16 values per token
+    // per layer (f: the FFN width a token passes through), split over the tensor ranks.
+    let ffn_act = if m.experts == 0 {
+        f64::from(m.ffn)
+    } else {
+        f64::from(m.active_experts + m.shared_experts) * f64::from(m.expert_ffn)
+    };
+    let bw = roof.bandwidth.get();
+    let elementwise = tokens_mb * (12.0 * m.d() + 3.0 * ffn_act) / tp * 2.0 / bw;
+    // Narrow formats: every GEMM operand in activation space is read in BF16 and written in
+    // the narrow format twice (row-wise, and transposed for the weight gradient): the inputs
+    // of the four projections forward (d, d, d, f), their output gradients backward
+    // (d + 2·kv, d, (mats − 1)·f, d).
+    let casts = if cfg.dtype.bytes() < 2.0 {
+        let kv = f64::from(m.kv_heads) * m.head_dim();
+        let values =
+            3.0 * m.d() + ffn_act + (m.d() + 2.0 * kv) + 2.0 * m.d() + (ffn_mats - 1.0) * ffn_act;
+        tokens_mb * values / tp * (2.0 + 2.0 * cfg.dtype.bytes()) / bw
+    } else {
+        0.0
+    };
+    let head = side_roof
+        .place(
+            OpSpec::Gemm {
+                m: tokens_mb,
+                n: f64::from(m.vocab) / tp,
+                k: m.d(),
+            }
+            .cost(side),
+        )
+        .time
+        .get()
+        + per_call;
+    LayerWork {
+        gemm,
+        attention,
+        elementwise,
+        casts,
+        head,
+    }
+}
+
+/// Estimate one training step: every GEMM of a layer on the chip's roofline at the matmul
+/// efficiency, attention (in BF16 when the matmuls run narrower), the HBM traffic of the work
+/// outside the matmuls, three passes (four with recomputation) over the largest pipeline
+/// stage's layers, the pipeline bubble, and the exposed tensor-, expert- and data-parallel
+/// communication.
+///
+/// # Errors
+/// On an invalid layout, a format the chip lacks, or a layout that does not fit.
+pub fn train(
+    cluster: &Cluster,
+    chip: &Chip,
+    cfg: &TrainConfig,
+) -> Result<TrainReport, WorkloadError> {
+    train_in(cluster, chip, cfg, &mut CommMemo::default(), true)
+}
+
+/// Collective times a layout search reuses: the tensor-parallel all-reduce depends only on
+/// the tensor degree, the expert all-to-all on the tensor and expert degrees.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CommMemo {
+    tp: Vec<(u32, f64)>,
+    ep: Vec<((u32, u32), f64)>,
+}
+
+pub(crate) fn train_in(
+    cluster: &Cluster,
+    chip: &Chip,
+    cfg: &TrainConfig,
+    memo: &mut CommMemo,
+    with_formula: bool,
+) -> Result<TrainReport, WorkloadError> {
+    let m = &cfg.model;
+    let l = &cfg.layout;
+    check_layout(l, cluster, m)?;
+    if !(cfg.matmul_efficiency > 0.0 && cfg.matmul_efficiency <= 1.0) {
+        return Err(WorkloadError::BadInput(
+            "matmul efficiency must be in (0, 1]".into(),
+        ));
+    }
+    if cfg.global_batch == 0 {
+        return Err(WorkloadError::BadInput(
+            "the global batch must be at least 1".into(),
+        ));
+    }
+    let roof = Roofline::dense(chip, cfg.dtype).ok_or_else(|| {
+        WorkloadError::NoFormat(format!("{} has no dense {} figure", chip.id, cfg.dtype))
+    })?;
+    let mem = training_memory(m, l);
+    let hbm = chip.hbm_capacity.value.get();
+    if mem.total() > hbm {
+        let detail = if mem.activations > mem.optimizer {
+            "activations dominate: recompute or more pipeline stages"
+        } else {
+            "weights and optimizer states dominate: more tensor or pipeline parallelism, or shard the optimizer"
+        };
+        return Err(WorkloadError::DoesNotFit {
+            needed: mem.total(),
+            available: hbm,
+            detail: detail.into(),
+        });
+    }
+    // A global batch that does not divide evenly is rounded up to whole micro-batches.
+    let micro = f64::from(cfg.global_batch.div_ceil(l.dp * l.micro_batch));
+    let tokens_mb = f64::from(l.micro_batch) * f64::from(m.seq);
+    let tp = f64::from(l.tp);
+    let parts = micro_batch_parts(chip, cfg, &roof, tokens_mb, tp);
+    let passes = if l.recompute { 4.0 } else { 3.0 };
+    // The slowest (largest) stage sets the pace: ⌈layers/pp⌉ layers when they do not divide.
+    let layers_here = f64::from(m.layers.div_ceil(l.pp));
+    let per_micro = parts.per_micro(passes, layers_here, f64::from(l.pp));
+    // The optimizer step: read and write this chip's fp32 states, read its gradients and
+    // write its BF16 weights, once per step, at HBM speed.
+    let optimizer = (2.0 * mem.optimizer + mem.gradients + mem.weights) / roof.bandwidth.get();
+    let compute = per_micro * micro + optimizer;
+    // 1F1B leaves pp−1 micro-batch slots idle; interleaving v chunks per chip shrinks each
+    // slot to a chunk, dividing the bubble by v.
+    let bubble = per_micro * f64::from(l.pp - 1) / f64::from(l.interleave);
+    // Tensor parallelism: 2 all-reduces forward and 2 backward per layer of the activations.
+    let tp_comm = if l.tp > 1 {
+        let act = Bytes::new(tokens_mb * m.d() * cfg.dtype.bytes().max(2.0));
+        let one = match memo.tp.iter().find(|(t, _)| *t == l.tp) {
+            Some((_, x)) => *x,
+            None => {
+                let x = tp_allreduce(cluster, l.tp, act)?;
+                memo.tp.push((l.tp, x));
+                x
+            }
+        };
+        let per = if l.recompute { 6.0 } else { 4.0 };
+        one * per * layers_here * micro * (1.0 - cfg.tp_overlap)
+    } else {
+        0.0
+    };
+    // Expert parallelism: tokens go to their experts and come back, an all-to-all each way
+    // forward and backward (and again when recomputing) in every MoE layer of the stage.
+    let ep_comm = if l.ep > 1 {
+        let moe_here = m.moe_layers() / f64::from(m.layers) * layers_here;
+        let routed = Bytes::new(
+            tokens_mb * f64::from(m.active_experts) * m.d() * cfg.dtype.bytes().max(2.0) / tp,
+        );
+        let one = match memo.ep.iter().find(|(k, _)| *k == (l.tp, l.ep)) {
+            Some((_, x)) => *x,
+            None => {
+                let x = ep_alltoall(cluster, l, routed)?;
+                memo.ep.push(((l.tp, l.ep), x));
+                x
+            }
+        };
+        let per = if l.recompute { 6.0 } else { 4.0 };
+        one * per * moe_here * micro * (1.0 - cfg.tp_overlap)
+    } else {
+        0.0
+    };
+    // Data parallelism: gradients of this chip's parameters, across replicas.
+    let dp_comm = if l.dp > 1 {
+        dp_allreduce(cluster, l, Bytes::new(mem.gradients)) * (1.0 - cfg.dp_overlap)
+    } else {
+        0.0
+    };
+    let step = compute + bubble + tp_comm + ep_comm + dp_comm;
+    let tokens = micro * f64::from(l.dp * l.micro_batch) * f64::from(m.seq);
+    let tokens_per_s = tokens / step;
+    let peak_total = roof.peak.get() * f64::from(cluster.chips());
+    let mfu = m.train_flops_per_token() * tokens_per_s / peak_total;
+    let per_step = |x: f64| Seconds::new(x * micro * passes * layers_here);
+    let eff = efficiency::matmul(chip, cfg.dtype);
+    let parts = StepParts {
+        gemm_dtype: cfg.dtype,
+        side_dtype: side_dtype(cfg.dtype),
+        gemm_efficiency: eff.large(cfg.matmul_efficiency),
+        gemm_peak: roof.peak.get(),
+        model_flops_per_token: m.train_flops_per_token(),
+        gemm: per_step(parts.gemm),
+        attention: per_step(parts.attention),
+        elementwise: per_step(parts.elementwise),
+        casts: Seconds::new(parts.casts * micro * layers_here * passes / 3.0),
+        head: Seconds::new(parts.head * micro * passes / f64::from(l.pp)),
+        optimizer: Seconds::new(optimizer),
+    };
+    Ok(TrainReport {
+        layout: *l,
+        step: Seconds::new(step),
+        compute: Seconds::new(compute),
+        bubble: Seconds::new(bubble),
+        tp_comm: Seconds::new(tp_comm),
+        ep_comm: Seconds::new(ep_comm),
+        dp_comm: Seconds::new(dp_comm),
+        tokens_per_s,
+        mfu,
+        memory: mem,
+        formula: if with_formula {
+            format!(
+                "step = compute {} + bubble (pp−1)/(m·v)·compute {} + exposed TP {} + exposed EP all-to-all {} + exposed DP {}; compute = {} passes × {} micro-batches: {} GEMMs {} at {:.1}% of {} (BF16 efficiency {:.1}% × {} ratio {:.3}), {} attention {}, {} elementwise {}, casts to {} {}, {} output head {}, optimizer step {}",
+                Seconds::new(compute),
+                Seconds::new(bubble),
+                Seconds::new(tp_comm),
+                Seconds::new(ep_comm),
+                Seconds::new(dp_comm),
+                passes,
+                micro,
+                parts.gemm_dtype,
+                parts.gemm,
+                parts.gemm_efficiency * 100.0,
+                FlopPerSec::new(roof.peak.get()),
+                cfg.matmul_efficiency * 100.0,
+                parts.gemm_dtype,
+                eff.ratio.value,
+                parts.side_dtype,
+                parts.attention,
+                parts.side_dtype,
+                parts.elementwise,
+                parts.gemm_dtype,
+                parts.casts,
+                parts.side_dtype,
+                parts.head,
+                parts.optimizer,
+            )
+        } else {
+            String::new()
+        },
+        parts,
+    })
+}
+
+/// One collective `op` of `bytes` per rank over a group of `ranks` chips spread across
+/// `nodes` scale-up domains. Across domains the whole domains' estimate is taken; inside one
+/// domain its figures are scaled from the domain's n ranks to the group's k (the bandwidth
+/// term by (k−1)/k ÷ (n−1)/n, the latency term by (k−1)/(n−1)): a sub-group is approximated
+/// by the whole domain's per-link rates.
+pub(crate) fn group_collective(
+    cluster: &Cluster,
+    op: Op,
+    ranks: u32,
+    nodes: u32,
+    bytes: Bytes,
+) -> Result<f64, WorkloadError> {
+    if nodes <= 1 {
+        if let Some(t) = crate::collective::subgroup_time(&cluster.system, op, ranks, bytes) {
+            return Ok(t);
+        }
+    }
+    let group = Cluster {
+        system: cluster.system.clone(),
+        nodes: nodes.max(1),
+    };
+    let e = estimate(&group, op, bytes, Algorithm::Auto)
+        .map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    if group.nodes > 1 {
+        return Ok(e.time.get());
+    }
+    let n = f64::from(group.system.chips());
+    let k = f64::from(ranks);
+    let bw = e.bandwidth_term.get() * ((k - 1.0) / k) / ((n - 1.0) / n);
+    let lat = e.latency_term.get() * (k - 1.0) / (n - 1.0);
+    Ok(lat + bw)
+}
+
+/// An all-reduce over `tp` chips of one scale-up domain.
+pub(crate) fn tp_allreduce(cluster: &Cluster, tp: u32, bytes: Bytes) -> Result<f64, WorkloadError> {
+    group_collective(cluster, Op::AllReduce, tp, 1, bytes)
+}
+
+/// One all-to-all of `bytes` per rank across an expert-parallel group. Its `ep` members sit
+/// `tp` chips apart: inside one scale-up domain when `tp·ep` fits it, otherwise spread over
+/// `⌈tp·ep/domain⌉` domains and crossing the scale-out network.
+pub(crate) fn ep_alltoall(
+    cluster: &Cluster,
+    l: &Layout,
+    bytes: Bytes,
+) -> Result<f64, WorkloadError> {
+    let nodes = (l.tp * l.ep).div_ceil(cluster.system.chips());
+    group_collective(cluster, Op::AllToAll, l.ep, nodes, bytes)
+}
+
+/// The gradient all-reduce of one chip's shard across the `dp` replicas. Replicas of the
+/// same shard sit in different scale-up domains when the domains are fewer than dp.
+pub(crate) fn dp_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> f64 {
+    let sys = &cluster.system;
+    let dp = f64::from(l.dp);
+    let per_domain = f64::from((sys.chips() / (l.tp * l.pp).min(sys.chips())).max(1)).min(dp);
+    let across = (dp / per_domain).max(1.0);
+    let bo = sys.scale_out.value.get() * sys.scale_out_efficiency.value;
+    let ao = sys.scale_out_latency.value.get();
+    let s = bytes.get();
+    // Inside a domain (if several replicas share it) over scale-up, then a ring across domains.
+    let mut t = 0.0;
+    if per_domain > 1.0 {
+        let link = sys
+            .links
+            .iter()
+            .map(|x| x.value.get())
+            .fold(f64::INFINITY, f64::min)
+            * sys.link_efficiency.value;
+        t += 2.0 * (per_domain - 1.0) / per_domain * s / link
+            + 2.0 * (per_domain - 1.0) * sys.hop_latency.value.get();
+    }
+    if across > 1.0 {
+        t += 2.0 * (across - 1.0) / across * (s / per_domain) / bo + 2.0 * (across - 1.0) * ao;
+    }
+    t
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "tp {} × pp {} × dp {}", self.tp, self.pp, self.dp)?;
+        if self.ep > 1 {
+            write!(f, " (ep {})", self.ep)?;
+        }
+        if self.interleave > 1 {
+            write!(f, ", {} virtual stages", self.interleave)?;
+        }
+        if self.recompute {
+            f.write_str(", recompute")?;
+        }
+        Ok(())
+    }
+}
