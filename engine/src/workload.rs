@@ -5,6 +5,7 @@
 //! (N = active non-embedding parameters plus the output head) and 12·L·d·s for attention.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::units::Bytes;
