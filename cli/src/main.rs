@@ -36,6 +36,10 @@ commands:
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
         [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
+  model --model ID|--model-config config.json [--json]
+                                         a model's parameters (beside the published count
+                                         of a known shape), KV cache per token and its spec;
+                                         train and infer also take --model-config
   eval SCENARIO.json|-|--link URL [--csv]
                                          the report of a scenario (the app's state as JSON,
                                          or a link the app wrote)
@@ -418,6 +422,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "system",
                     "nodes",
                     "model",
+                    "model-config",
                     "dtype",
                     "tokens",
                     "batch",
@@ -435,7 +440,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             no_positionals(&a)?;
             let (cluster, chip) = cluster_of(&a)?;
             let nodes = cluster.nodes;
-            let model = workload::find_model(a.required("model")?)?;
+            let model = model_of(&a)?;
             let dtype: Dtype = a.required("dtype")?.parse()?;
             let tokens = positive(a.value("tokens"), "tokens", 1e12)?;
             let batch = count(a.value("batch"), "batch", 1024)?;
@@ -526,6 +531,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "system",
                     "nodes",
                     "model",
+                    "model-config",
                     "dtype",
                     "batch",
                     "prompt",
@@ -540,7 +546,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             no_positionals(&a)?;
             let (cluster, chip) = cluster_of(&a)?;
             let cfg = workload::InferConfig {
-                model: workload::find_model(a.required("model")?)?,
+                model: model_of(&a)?,
                 dtype: a.required("dtype")?.parse()?,
                 batch: count(
                     a.value("batch").or(Some("")).filter(|x| !x.is_empty()),
@@ -621,6 +627,40 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 Ok(to_csv(&[row]))
             } else {
                 Ok(pretty(&row))
+            }
+        }
+        "model" => {
+            let a = Args::parse(rest, &["model", "model-config"], &["json"])?;
+            no_positionals(&a)?;
+            let m = model_of(&a)?;
+            let p = workload::custom::published(&m);
+            let kv = m.kv_bytes_per_token(Dtype::Bf16);
+            let v = json!({
+                "name": m.name, "spec": m.to_spec(), "params_total": m.params_total(),
+                "params_active": m.params_active(), "kv_bytes_per_token_bf16": kv,
+                "train_flops_per_token": m.train_flops_per_token(),
+                "published": p.map(|p| json!({"name": p.name, "total": p.total, "active": p.active,
+                    "source": {"title": p.source.title, "url": p.source.url, "date": p.source.date}})),
+            });
+            if a.flag("json") {
+                Ok(pretty(&v))
+            } else {
+                let vs = |x: f64| format!("{} B", sig(x / 1e9, 4));
+                Ok(format!(
+                    "{}: {} parameters, {} active per token; KV cache {} KiB per token in BF16{}\nspec: {}",
+                    m.name,
+                    vs(m.params_total()),
+                    vs(m.params_active()),
+                    sig(kv / 1024.0, 4),
+                    p.map_or(String::new(), |p| format!(
+                        "\npublished ({}): {}{} — {}",
+                        p.name,
+                        vs(p.total),
+                        p.active.map_or(String::new(), |a| format!(", {} active", vs(a))),
+                        p.source.url
+                    )),
+                    m.to_spec()
+                ))
             }
         }
         "compare" => {
@@ -1313,4 +1353,26 @@ fn finite(x: f64) -> Value {
     } else {
         Value::Null
     }
+}
+
+/// The model of `--model-config FILE` (a Hugging Face config.json; what it assumed goes to
+/// stderr) or of `--model ID` (a preset or an `m:` spec).
+fn model_of(a: &Args) -> Result<workload::Model, Usage> {
+    if let Some(file) = a.value("model-config") {
+        let meta = std::fs::metadata(file).map_err(|e| Usage(format!("{file}: {e}")))?;
+        if meta.len() > engine::json::MAX_BYTES as u64 {
+            return Err(Usage(format!(
+                "{file}: {} bytes is too large for a config.json",
+                meta.len()
+            )));
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| Usage(format!("{file}: {e}")))?;
+        let (m, notes) =
+            workload::custom::from_hf_config(&text).map_err(|e| Usage(format!("{file}: {e}")))?;
+        for n in notes {
+            eprintln!("accelscope: note: {n}");
+        }
+        return Ok(m);
+    }
+    Ok(workload::find_model(a.required("model")?)?)
 }

@@ -666,3 +666,53 @@ fn compare_explains_the_difference_step_by_step() {
     check_error(&["compare", a], "two scenarios");
     check_error(&["compare", a, "v=2&wsys=nope"], "nope");
 }
+
+#[test]
+fn a_pasted_config_is_a_model_everywhere() {
+    let cfg = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/tests/data/hf/mixtral-8x7b-v0.1.json"
+    );
+    let v = json(&["model", "--model-config", cfg, "--json"]);
+    let total = v["params_total"].as_f64().unwrap();
+    // Mistral AI: 46.7B parameters in total.
+    assert!((total / 46.7e9 - 1.0).abs() < 0.02, "{total}");
+    assert_eq!(v["published"]["name"], "Mixtral 8x7B");
+    let spec = v["spec"].as_str().unwrap().to_string();
+    // The spec is a model id like any other: train and infer take it, or the file itself.
+    let a = json(&[
+        "infer",
+        "--system",
+        "hgx-h100-8",
+        "--model",
+        &spec,
+        "--dtype",
+        "fp8",
+        "--batch",
+        "32",
+        "--json",
+    ]);
+    let b = json(&[
+        "infer",
+        "--system",
+        "hgx-h100-8",
+        "--model-config",
+        cfg,
+        "--dtype",
+        "fp8",
+        "--batch",
+        "32",
+        "--json",
+    ]);
+    assert_eq!(a["tokens_per_s"], b["tokens_per_s"]);
+    check_error(
+        &["model", "--model", "m:l=2;d=64;h=3;kv=3;f=1;v=1"],
+        "does not split into 3 heads",
+    );
+    let bad = std::env::temp_dir().join("accelscope-bad-config.json");
+    std::fs::write(&bad, r#"{"hidden_size": "big"}"#).unwrap();
+    check_error(
+        &["model", "--model-config", bad.to_str().unwrap()],
+        "hidden_size is a string",
+    );
+}

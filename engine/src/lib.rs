@@ -16,6 +16,7 @@ pub mod dtype;
 pub mod efficiency;
 pub mod formats;
 pub mod job;
+pub mod json;
 pub mod kernels;
 pub mod roofline;
 pub mod scenario;

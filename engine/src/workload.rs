@@ -11,12 +11,13 @@ use core::fmt;
 use crate::units::Bytes;
 
 pub mod calibration;
+pub mod custom;
 mod model;
 mod search;
 mod serve;
 mod train;
 
-pub use model::{find_model, models, Model};
+pub use model::{find_model, models, Mla, Model};
 pub use search::{best_layout, LayoutSearch};
 pub use serve::{
     infer, DecodeParts, InferConfig, InferReport, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,

@@ -41,6 +41,39 @@ pub struct Model {
     pub expert_ffn: u32,
     /// Leading layers that stay dense in an MoE model.
     pub dense_layers: u32,
+    /// Dimension per head when it is not hidden ÷ heads (Qwen3), else 0.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub head_dim: u32,
+    /// The output head shares the embedding's weights.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub tied: bool,
+    /// The query, key and value projections carry biases (Qwen2).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub qkv_bias: bool,
+    /// Multi-head latent attention (DeepSeek-V2/V3), if the model uses it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub mla: Option<Mla>,
+    /// Count each MoE layer's router (hidden × experts). Models read from a config do; the
+    /// presets were defined without it, and old links must keep their results.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub router: bool,
+}
+
+/// The dimensions of multi-head latent attention: queries and keys/values go through
+/// low-rank projections, and the KV cache holds the compressed latent and the rotary key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Mla {
+    /// Rank of the query compression (0: queries are projected directly).
+    pub q_lora: u32,
+    /// Rank of the key/value compression (the latent cached per token).
+    pub kv_lora: u32,
+    /// Per-head query/key dimension without rotary embedding.
+    pub qk_nope: u32,
+    /// Per-head (and shared) rotary key dimension.
+    pub qk_rope: u32,
+    /// Per-head value dimension.
+    pub v_head: u32,
 }
 
 impl Model {
@@ -50,11 +83,41 @@ impl Model {
     /// Dimension per head.
     #[must_use]
     pub fn head_dim(&self) -> f64 {
-        self.d() / f64::from(self.heads)
+        if self.head_dim > 0 {
+            f64::from(self.head_dim)
+        } else {
+            self.d() / f64::from(self.heads)
+        }
     }
     pub(crate) fn attn_params(&self) -> f64 {
         let d = self.d();
-        2.0 * d * d + 2.0 * d * f64::from(self.kv_heads) * self.head_dim()
+        let h = f64::from(self.heads);
+        if let Some(a) = self.mla {
+            let (nope, rope, v) = (
+                f64::from(a.qk_nope),
+                f64::from(a.qk_rope),
+                f64::from(a.v_head),
+            );
+            let (ql, kl) = (f64::from(a.q_lora), f64::from(a.kv_lora));
+            let q = if a.q_lora > 0 {
+                d * ql + ql + ql * h * (nope + rope)
+            } else {
+                d * h * (nope + rope)
+            };
+            // Down-projection to the latent and the shared rotary key, its norm, the
+            // up-projection to per-head keys and values, and the output.
+            return q + d * (kl + rope) + kl + kl * h * (nope + v) + h * v * d;
+        }
+        if self.head_dim == 0 && !self.qkv_bias {
+            return 2.0 * d * d + 2.0 * d * f64::from(self.kv_heads) * self.head_dim();
+        }
+        let (hd, kv) = (self.head_dim(), f64::from(self.kv_heads));
+        let bias = if self.qkv_bias {
+            (h + 2.0 * kv) * hd
+        } else {
+            0.0
+        };
+        2.0 * d * h * hd + 2.0 * d * kv * hd + bias
     }
     pub(crate) fn ffn_params(&self, inner: u32) -> f64 {
         (if self.gated { 3.0 } else { 2.0 }) * self.d() * f64::from(inner)
@@ -80,7 +143,17 @@ impl Model {
         l * self.attn_params()
             + self.dense_ffn_layers() * self.ffn_params(self.ffn)
             + self.moe_layers() * self.expert_params(self.experts + self.shared_experts)
-            + 2.0 * f64::from(self.vocab) * self.d()
+            + self.moe_layers() * self.router_params()
+            + if self.tied { 1.0 } else { 2.0 } * f64::from(self.vocab) * self.d()
+    }
+    /// The router of one MoE layer (one score per routed expert), in a model read from a
+    /// config; the presets leave it out.
+    fn router_params(&self) -> f64 {
+        if self.router {
+            self.d() * f64::from(self.experts)
+        } else {
+            0.0
+        }
     }
     /// Parameters one token's matmuls touch (the output head counts, the embedding lookup not).
     #[must_use]
@@ -89,6 +162,7 @@ impl Model {
         l * self.attn_params()
             + self.dense_ffn_layers() * self.ffn_params(self.ffn)
             + self.moe_layers() * self.expert_params(self.active_experts + self.shared_experts)
+            + self.moe_layers() * self.router_params()
             + f64::from(self.vocab) * self.d()
     }
     /// Forward FLOPs per token at context length `ctx` (2·N + attention 4·L·d·ctx/2, causal).
@@ -104,6 +178,10 @@ impl Model {
     /// KV-cache bytes per token of context in format `d`.
     #[must_use]
     pub fn kv_bytes_per_token(&self, d: Dtype) -> f64 {
+        if let Some(a) = self.mla {
+            // The compressed latent and the shared rotary key, once per layer.
+            return f64::from(self.layers) * f64::from(a.kv_lora + a.qk_rope) * d.bytes();
+        }
         2.0 * f64::from(self.layers) * f64::from(self.kv_heads) * self.head_dim() * d.bytes()
     }
 }
@@ -129,6 +207,11 @@ pub fn models() -> Vec<Model> {
         shared_experts: 0,
         expert_ffn: 0,
         dense_layers: 0,
+        head_dim: 0,
+        tied: false,
+        qkv_bias: false,
+        mla: None,
+        router: false,
     };
     let mut mixtral = m(
         "mixtral-8x7b",
@@ -233,6 +316,9 @@ pub fn models() -> Vec<Model> {
 /// # Errors
 /// [`WorkloadError::UnknownModel`] listing the valid ids.
 pub fn find_model(id: &str) -> Result<Model, WorkloadError> {
+    if id.starts_with(super::custom::PREFIX) {
+        return Model::parse_spec(id);
+    }
     models()
         .into_iter()
         .find(|m| m.id == id)

@@ -1,0 +1,803 @@
+//! Your own model: a shape read from a Hugging Face `config.json` (Llama, Mistral, Mixtral,
+//! Qwen2/2.5/3 dense and MoE, DeepSeek-V2/V3 with latent attention and shared experts, GPT-2)
+//! or typed in, checked, and named by a compact spec that travels wherever a model id does:
+//! `m:name=My model;l=32;d=4096;h=32;kv=8;f=14336;v=128256;s=8192`. Published sizes of
+//! well-known shapes are found by matching the shape, so a pasted config shows its count
+//! beside the vendor's.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::{Mla, Model, WorkloadError};
+use crate::json::{self, Value};
+use crate::source::Citation;
+
+/// The prefix of a model spec.
+pub const PREFIX: &str = "m:";
+/// Longest model name kept, in characters.
+pub const MAX_NAME: usize = 80;
+
+/// Limits of a shape: beyond any model published, and small enough that the step and memory
+/// arithmetic stays finite.
+const LIMITS: [(&str, &str, u32, u32); 16] = [
+    ("l", "layers", 1, 1024),
+    ("d", "hidden size", 1, 262_144),
+    ("h", "attention heads", 1, 4096),
+    ("kv", "key/value heads", 1, 4096),
+    ("f", "FFN size", 1, 4_000_000),
+    ("v", "vocabulary", 1, 8_000_000),
+    ("s", "sequence length", 1, 10_000_000),
+    ("e", "routed experts", 0, 8192),
+    ("k", "experts per token", 0, 8192),
+    ("sh", "shared experts", 0, 64),
+    ("ef", "expert FFN size", 0, 4_000_000),
+    ("dl", "dense layers", 0, 1024),
+    ("hd", "head dimension", 0, 65_536),
+    ("g", "gated FFN (0 or 1)", 0, 1),
+    ("tied", "tied embeddings (0 or 1)", 0, 1),
+    ("bias", "QKV bias (0 or 1)", 0, 1),
+];
+
+fn bad(what: String) -> WorkloadError {
+    WorkloadError::BadInput(what)
+}
+
+/// A name safe inside a spec: no separators or control characters, at most [`MAX_NAME`].
+#[must_use]
+pub fn clean_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if matches!(c, ';' | '&' | '=' | '%') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+impl Model {
+    /// The compact spec of this shape (its id when it is not a preset).
+    #[must_use]
+    pub fn to_spec(&self) -> String {
+        let mut s = format!(
+            "{PREFIX}name={};l={};d={};h={};kv={};f={};v={};s={}",
+            clean_name(&self.name),
+            self.layers,
+            self.hidden,
+            self.heads,
+            self.kv_heads,
+            self.ffn,
+            self.vocab,
+            self.seq
+        );
+        if !self.gated {
+            s.push_str(";g=0");
+        }
+        if self.experts > 0 {
+            s.push_str(&format!(
+                ";e={};k={};ef={}",
+                self.experts, self.active_experts, self.expert_ffn
+            ));
+            if self.shared_experts > 0 {
+                s.push_str(&format!(";sh={}", self.shared_experts));
+            }
+            if self.dense_layers > 0 {
+                s.push_str(&format!(";dl={}", self.dense_layers));
+            }
+        }
+        if self.head_dim > 0 {
+            s.push_str(&format!(";hd={}", self.head_dim));
+        }
+        if self.tied {
+            s.push_str(";tied=1");
+        }
+        if self.qkv_bias {
+            s.push_str(";bias=1");
+        }
+        if let Some(a) = self.mla {
+            s.push_str(&format!(
+                ";mla={}/{}/{}/{}/{}",
+                a.q_lora, a.kv_lora, a.qk_nope, a.qk_rope, a.v_head
+            ));
+        }
+        s
+    }
+
+    /// Read a spec written by [`Model::to_spec`] (or by hand), checked by [`Model::check`].
+    /// Models read this way count their MoE routers.
+    ///
+    /// # Errors
+    /// A part that is not `key=value` with a known key, a value out of range, or a shape that
+    /// does not hold together.
+    pub fn parse_spec(spec: &str) -> Result<Model, WorkloadError> {
+        let body = spec.strip_prefix(PREFIX).unwrap_or(spec);
+        let mut m = Model {
+            id: String::new(),
+            name: String::from("Custom model"),
+            layers: 0,
+            hidden: 0,
+            heads: 0,
+            kv_heads: 0,
+            ffn: 0,
+            gated: true,
+            vocab: 0,
+            seq: 4096,
+            experts: 0,
+            active_experts: 0,
+            shared_experts: 0,
+            expert_ffn: 0,
+            dense_layers: 0,
+            head_dim: 0,
+            tied: false,
+            qkv_bias: false,
+            mla: None,
+            router: true,
+        };
+        for part in body.split(';').filter(|p| !p.trim().is_empty()) {
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                bad(format!(
+                    "model part '{}' is not key=value",
+                    part.chars().take(40).collect::<String>()
+                ))
+            })?;
+            let (k, v) = (k.trim(), v.trim());
+            if k == "name" {
+                if v.chars().count() > MAX_NAME {
+                    return Err(bad(format!(
+                        "a model's name has at most {MAX_NAME} characters"
+                    )));
+                }
+                m.name = clean_name(v);
+                continue;
+            }
+            if k == "mla" {
+                let n: Vec<u32> = v
+                    .split('/')
+                    .map(|x| x.parse::<u32>().ok().filter(|x| *x <= 65_536))
+                    .collect::<Option<Vec<_>>>()
+                    .filter(|n| n.len() == 5)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "mla '{}' is not q_lora/kv_lora/qk_nope/qk_rope/v_head",
+                            v.chars().take(40).collect::<String>()
+                        ))
+                    })?;
+                m.mla = Some(Mla {
+                    q_lora: n[0],
+                    kv_lora: n[1],
+                    qk_nope: n[2],
+                    qk_rope: n[3],
+                    v_head: n[4],
+                });
+                continue;
+            }
+            let Some((_, what, lo, hi)) = LIMITS.iter().find(|(key, ..)| *key == k) else {
+                return Err(bad(format!(
+                    "unknown model part '{}' (valid: name, l, d, h, kv, f, v, s, g, e, k, sh, ef, dl, hd, tied, bias, mla)",
+                    k.chars().take(20).collect::<String>()
+                )));
+            };
+            let x = v
+                .parse::<u32>()
+                .ok()
+                .filter(|x| (*lo..=*hi).contains(x))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "the {what} '{}' is not a whole number from {lo} to {hi}",
+                        v.chars().take(20).collect::<String>()
+                    ))
+                })?;
+            match k {
+                "l" => m.layers = x,
+                "d" => m.hidden = x,
+                "h" => m.heads = x,
+                "kv" => m.kv_heads = x,
+                "f" => m.ffn = x,
+                "v" => m.vocab = x,
+                "s" => m.seq = x,
+                "e" => m.experts = x,
+                "k" => m.active_experts = x,
+                "sh" => m.shared_experts = x,
+                "ef" => m.expert_ffn = x,
+                "dl" => m.dense_layers = x,
+                "hd" => m.head_dim = x,
+                "g" => m.gated = x == 1,
+                "tied" => m.tied = x == 1,
+                _ => m.qkv_bias = x == 1,
+            }
+        }
+        m.check().map_err(bad)?;
+        m.id = m.to_spec();
+        Ok(m)
+    }
+
+    /// Whether the shape holds together; the message names the first field that does not.
+    ///
+    /// # Errors
+    /// A missing size, heads that do not divide, or experts that do not add up.
+    pub fn check(&self) -> Result<(), String> {
+        for (v, what) in [
+            (self.layers, "layers"),
+            (self.hidden, "hidden size"),
+            (self.heads, "attention heads"),
+            (self.kv_heads, "key/value heads"),
+            (self.vocab, "vocabulary"),
+            (self.seq, "sequence length"),
+        ] {
+            if v == 0 {
+                return Err(format!("the model needs its {what}"));
+            }
+        }
+        if self.ffn == 0 && (self.experts == 0 || self.dense_layers > 0) {
+            return Err("the model needs its FFN size".into());
+        }
+        if self.kv_heads > self.heads || self.heads % self.kv_heads != 0 {
+            return Err(format!(
+                "{} key/value heads do not divide {} attention heads",
+                self.kv_heads, self.heads
+            ));
+        }
+        if self.head_dim == 0 && self.mla.is_none() && self.hidden % self.heads != 0 {
+            return Err(format!(
+                "a hidden size of {} does not split into {} heads (give the head dimension)",
+                self.hidden, self.heads
+            ));
+        }
+        if self.experts > 0 {
+            if self.active_experts == 0 || self.active_experts > self.experts {
+                return Err(format!(
+                    "{} experts per token is not from 1 to the {} experts",
+                    self.active_experts, self.experts
+                ));
+            }
+            if self.expert_ffn == 0 {
+                return Err("an MoE model needs its expert FFN size".into());
+            }
+            if self.dense_layers >= self.layers {
+                return Err(format!(
+                    "{} dense layers leave no MoE layer of {}",
+                    self.dense_layers, self.layers
+                ));
+            }
+        } else if self.active_experts > 0 || self.shared_experts > 0 || self.dense_layers > 0 {
+            return Err("experts per token, shared experts and dense layers need experts".into());
+        }
+        if let Some(a) = self.mla {
+            if a.kv_lora == 0 || a.qk_nope + a.qk_rope == 0 || a.v_head == 0 {
+                return Err("latent attention needs kv_lora, a key and a value dimension".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A published parameter count, to show beside a computed one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Published {
+    /// The model.
+    pub name: &'static str,
+    /// Total parameters.
+    pub total: f64,
+    /// Parameters active per token (MoE), if published.
+    pub active: Option<f64>,
+    /// Where it is stated.
+    pub source: &'static Citation,
+}
+
+static META_LLAMA31: Citation = Citation {
+    key: "META-L31",
+    title: "Meta Llama 3.1 model card (8B, 70B, 405B)",
+    url: "https://github.com/meta-llama/llama-models/blob/main/models/llama3_1/MODEL_CARD.md",
+    date: "2024-07-23",
+};
+static QWEN25: Citation = Citation {
+    key: "QWEN25",
+    title: "Qwen2.5 model cards: Qwen2.5-7B 7.61B, Qwen2.5-72B 72.7B parameters",
+    url: "https://huggingface.co/Qwen/Qwen2.5-72B",
+    date: "2024-09-19",
+};
+static MISTRAL7B: Citation = Citation {
+    key: "MISTRAL7B",
+    title: "Mistral AI, Mistral 7B announcement: a 7.3B parameter model",
+    url: "https://mistral.ai/news/announcing-mistral-7b",
+    date: "2023-09-27",
+};
+static MIXTRAL: Citation = Citation {
+    key: "MIXTRAL",
+    title: "Mistral AI, Mixtral of experts: 46.7B total parameters, 12.9B per token",
+    url: "https://mistral.ai/news/mixtral-of-experts",
+    date: "2023-12-11",
+};
+static DSV3: Citation = Citation {
+    key: "DSV3",
+    title: "DeepSeek-V3 Technical Report: 671B total parameters, 37B activated per token (arXiv 2412.19437)",
+    url: "https://arxiv.org/abs/2412.19437",
+    date: "2024-12-27",
+};
+static QWEN3: Citation = Citation {
+    key: "QWEN3",
+    title:
+        "Qwen3 model cards: Qwen3-30B-A3B 30.5B total, 3.3B activated; Qwen3-235B-A22B 235B, 22B",
+    url: "https://huggingface.co/Qwen/Qwen3-30B-A3B",
+    date: "2025-04-29",
+};
+static GPT2: Citation = Citation {
+    key: "GPT2",
+    title: "openai-community/gpt2 model card: the smallest GPT-2, 124M parameters",
+    url: "https://huggingface.co/openai-community/gpt2",
+    date: "2019-02-14",
+};
+
+/// A shape's signature: layers, hidden, heads, key/value heads, vocabulary, experts.
+type Signature = (u32, u32, u32, u32, u32, u32);
+
+/// Published sizes by shape.
+const KNOWN: [(Signature, Published); 11] = {
+    const fn p(
+        name: &'static str,
+        total: f64,
+        active: Option<f64>,
+        source: &'static Citation,
+    ) -> Published {
+        Published {
+            name,
+            total,
+            active,
+            source,
+        }
+    }
+    [
+        (
+            (32, 4096, 32, 8, 128_256, 0),
+            p("Llama 3.1 8B", 8e9, None, &META_LLAMA31),
+        ),
+        (
+            (80, 8192, 64, 8, 128_256, 0),
+            p("Llama 3.1 70B", 70e9, None, &META_LLAMA31),
+        ),
+        (
+            (126, 16384, 128, 8, 128_256, 0),
+            p("Llama 3.1 405B", 405e9, None, &META_LLAMA31),
+        ),
+        (
+            (80, 8192, 64, 8, 152_064, 0),
+            p("Qwen2.5-72B", 72.7e9, None, &QWEN25),
+        ),
+        (
+            (28, 3584, 28, 4, 152_064, 0),
+            p("Qwen2.5-7B", 7.61e9, None, &QWEN25),
+        ),
+        (
+            (32, 4096, 32, 8, 32_000, 0),
+            p("Mistral 7B", 7.3e9, None, &MISTRAL7B),
+        ),
+        (
+            (32, 4096, 32, 8, 32_000, 8),
+            p("Mixtral 8x7B", 46.7e9, Some(12.9e9), &MIXTRAL),
+        ),
+        (
+            (61, 7168, 128, 128, 129_280, 256),
+            p("DeepSeek-V3", 671e9, Some(37e9), &DSV3),
+        ),
+        (
+            (48, 2048, 32, 4, 151_936, 128),
+            p("Qwen3-30B-A3B", 30.5e9, Some(3.3e9), &QWEN3),
+        ),
+        (
+            (94, 4096, 64, 4, 151_936, 128),
+            p("Qwen3-235B-A22B", 235e9, Some(22e9), &QWEN3),
+        ),
+        (
+            (12, 768, 12, 12, 50_257, 0),
+            p("GPT-2 (small)", 124e6, None, &GPT2),
+        ),
+    ]
+};
+
+/// The published size of a model with this shape, if it is a well-known one.
+#[must_use]
+pub fn published(m: &Model) -> Option<Published> {
+    let key = (m.layers, m.hidden, m.heads, m.kv_heads, m.vocab, m.experts);
+    KNOWN.iter().find(|(k, _)| *k == key).map(|(_, p)| *p)
+}
+
+/// Keys of a `config.json` that do not change the shape modelled (read silently).
+const IGNORED: [&str; 57] = [
+    "_name_or_path",
+    "architectures",
+    "attention_dropout",
+    "auto_map",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "hidden_act",
+    "initializer_range",
+    "rms_norm_eps",
+    "layer_norm_eps",
+    "layer_norm_epsilon",
+    "rope_theta",
+    "rope_scaling",
+    "torch_dtype",
+    "transformers_version",
+    "use_cache",
+    "pretraining_tp",
+    "mlp_bias",
+    "model_type",
+    "sliding_window",
+    "use_sliding_window",
+    "max_window_layers",
+    "router_aux_loss_coef",
+    "output_router_logits",
+    "router_jitter_noise",
+    "norm_topk_prob",
+    "scoring_func",
+    "topk_method",
+    "routed_scaling_factor",
+    "n_group",
+    "topk_group",
+    "aux_loss_alpha",
+    "seq_aux",
+    "ep_size",
+    "num_nextn_predict_layers",
+    "quantization_config",
+    "dtype",
+    "activation_function",
+    "attn_pdrop",
+    "embd_pdrop",
+    "resid_pdrop",
+    "summary_activation",
+    "summary_first_dropout",
+    "summary_proj_to_labels",
+    "summary_type",
+    "summary_use_proj",
+    "task_specific_params",
+    "scale_attn_weights",
+    "n_ctx",
+    "bos_token",
+    "eos_token",
+    "moe_layer_freq",
+    "decoder_sparse_step",
+    "mlp_only_layers",
+    "qkv_bias",
+    "tokenizer_class",
+];
+
+/// The shape keys read, for the message about the others.
+const READ: [&str; 26] = [
+    "hidden_size",
+    "intermediate_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "vocab_size",
+    "tie_word_embeddings",
+    "head_dim",
+    "max_position_embeddings",
+    "attention_bias",
+    "num_local_experts",
+    "num_experts",
+    "n_routed_experts",
+    "num_experts_per_tok",
+    "n_shared_experts",
+    "moe_intermediate_size",
+    "shared_expert_intermediate_size",
+    "first_k_dense_replace",
+    "q_lora_rank",
+    "kv_lora_rank",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "v_head_dim",
+    "n_embd",
+    "n_layer",
+    "n_head",
+];
+
+/// Read a Hugging Face `config.json`: the model and notes on what was assumed or not read.
+///
+/// # Errors
+/// The text is not JSON, a needed field is missing, or a field has the wrong type or an
+/// impossible value; the message names the field.
+pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
+    let v = json::parse(text)?;
+    if !matches!(v, Value::Object(_)) {
+        return Err("a config.json is one object of settings".into());
+    }
+    let mut notes = Vec::new();
+    let kind = match v.get("model_type") {
+        Some(Value::Str(s)) => s.clone(),
+        Some(x) => return Err(format!("model_type is {}, not a string", x.kind())),
+        None => String::new(),
+    };
+    // A whole, positive number (or `None` when absent or null).
+    let num = |key: &str| -> Result<Option<u32>, String> {
+        match v.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(x)) if *x >= 0.0 && *x <= 1e9 && *x == libm::floor(*x) => {
+                Ok(Some(*x as u32))
+            }
+            Some(Value::Number(x)) => Err(format!("{key} is {x}, not a whole number")),
+            Some(other) => Err(format!("{key} is {}, not a number", other.kind())),
+        }
+    };
+    let need = |key: &str| -> Result<u32, String> {
+        num(key)?
+            .filter(|x| *x > 0)
+            .ok_or_else(|| format!("{key} is missing (or 0)"))
+    };
+    let flag = |key: &str, default: bool| -> Result<bool, String> {
+        match v.get(key) {
+            None | Some(Value::Null) => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => Err(format!("{key} is {}, not true or false", other.kind())),
+        }
+    };
+    let gpt2 = kind == "gpt2" || (kind.is_empty() && v.get("n_embd").is_some());
+    let mut m = Model::parse_spec("m:l=1;d=1;h=1;kv=1;f=1;v=1").map_err(|e| format!("{e}"))?;
+    if gpt2 {
+        m.hidden = need("n_embd")?;
+        m.layers = need("n_layer")?;
+        m.heads = need("n_head")?;
+        m.kv_heads = m.heads;
+        m.ffn = num("n_inner")?.unwrap_or(4 * m.hidden);
+        m.vocab = need("vocab_size")?;
+        m.seq = num("n_positions")?.unwrap_or(1024);
+        m.gated = false;
+        m.tied = flag("tie_word_embeddings", true)?;
+        notes.push("GPT-2: learned position embeddings and biases are not counted (under 1% of the parameters)".into());
+    } else {
+        if !matches!(
+            kind.as_str(),
+            "llama"
+                | "mistral"
+                | "mixtral"
+                | "qwen2"
+                | "qwen2_moe"
+                | "qwen3"
+                | "qwen3_moe"
+                | "deepseek_v2"
+                | "deepseek_v3"
+                | ""
+        ) {
+            notes.push(format!(
+                "model_type '{kind}' is not one accelscope knows; read as a Llama-style decoder"
+            ));
+        }
+        m.hidden = need("hidden_size")?;
+        m.layers = need("num_hidden_layers")?;
+        m.heads = need("num_attention_heads")?;
+        m.kv_heads = num("num_key_value_heads")?.unwrap_or(m.heads);
+        m.vocab = need("vocab_size")?;
+        m.ffn = num("intermediate_size")?.unwrap_or(0);
+        m.tied = flag("tie_word_embeddings", false)?;
+        m.qkv_bias = flag("attention_bias", kind == "qwen2" || kind == "qwen2_moe")?;
+        if let Some(hd) = num("head_dim")? {
+            if hd > 0 && hd * m.heads != m.hidden {
+                m.head_dim = hd;
+            }
+        }
+        match v.get("hidden_act") {
+            Some(Value::Str(a)) if a != "silu" && a != "swiglu" => notes.push(format!(
+                "hidden_act '{a}': the FFN is still taken as gated (three matrices)"
+            )),
+            _ => {}
+        }
+        let experts = match (
+            num("num_local_experts")?,
+            num("num_experts")?,
+            num("n_routed_experts")?,
+        ) {
+            (Some(e), ..) | (None, Some(e), _) | (None, None, Some(e)) => e,
+            _ => 0,
+        };
+        if experts > 0 {
+            m.experts = experts;
+            m.active_experts = need("num_experts_per_tok")?;
+            m.expert_ffn = num("moe_intermediate_size")?.unwrap_or(m.ffn);
+            m.shared_experts = num("n_shared_experts")?.unwrap_or(0);
+            if let Some(s) = num("shared_expert_intermediate_size")?.filter(|s| *s > 0) {
+                if m.expert_ffn > 0 && s % m.expert_ffn == 0 {
+                    m.shared_experts = s / m.expert_ffn;
+                } else {
+                    m.shared_experts = 1;
+                    notes.push(format!(
+                        "the shared expert's {s} FFN is counted as one expert of {}",
+                        m.expert_ffn
+                    ));
+                }
+            }
+            m.dense_layers = num("first_k_dense_replace")?.unwrap_or(0);
+            for (key, one) in [("moe_layer_freq", 1), ("decoder_sparse_step", 1)] {
+                if let Some(f) = num(key)?.filter(|f| *f != one) {
+                    notes.push(format!(
+                        "{key} = {f}: every layer after the dense ones is taken as MoE"
+                    ));
+                }
+            }
+            if matches!(v.get("mlp_only_layers"), Some(Value::Array(a)) if !a.is_empty()) {
+                notes.push("mlp_only_layers is not read: those layers are taken as MoE".into());
+            }
+        }
+        if let Some(kv) = num("kv_lora_rank")?.filter(|k| *k > 0) {
+            m.mla = Some(Mla {
+                q_lora: num("q_lora_rank")?.unwrap_or(0),
+                kv_lora: kv,
+                qk_nope: need("qk_nope_head_dim")?,
+                qk_rope: need("qk_rope_head_dim")?,
+                v_head: need("v_head_dim")?,
+            });
+        }
+        let pos = num("max_position_embeddings")?.unwrap_or(0);
+        m.seq = if pos == 0 { 4096 } else { pos.min(8192) };
+        if pos > 8192 {
+            notes.push(format!(
+                "trains at a sequence of 8,192 tokens (the config allows {pos}); change it below"
+            ));
+        }
+        if num("num_nextn_predict_layers")?.is_some_and(|n| n > 0) {
+            notes.push("the multi-token prediction layers are not counted (as the published size does not)".into());
+        }
+    }
+    if let Value::Object(fields) = &v {
+        let others: Vec<&str> = fields
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| !IGNORED.contains(k) && !READ.contains(k))
+            .filter(|k| !matches!(*k, "n_inner" | "n_positions" | "vocab_size" | "hidden_act"))
+            .collect();
+        if !others.is_empty() {
+            let list: Vec<&str> = others.iter().take(12).copied().collect();
+            notes.push(format!(
+                "not read, as they do not change the shape accelscope models: {}{}",
+                list.join(", "),
+                if others.len() > 12 {
+                    format!(" and {} more", others.len() - 12)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
+    m.name = match v.get("_name_or_path") {
+        Some(Value::Str(n)) if !n.trim().is_empty() => {
+            clean_name(n.rsplit('/').next().unwrap_or(n))
+        }
+        _ => published(&m).map_or_else(
+            || {
+                format!(
+                    "Pasted {} model",
+                    if kind.is_empty() { "decoder" } else { &kind }
+                )
+            },
+            |p| p.name.into(),
+        ),
+    };
+    m.check()?;
+    m.id = m.to_spec();
+    // The spec is what travels: it must read back as this model.
+    let back = Model::parse_spec(&m.id).map_err(|e| format!("{e}"))?;
+    debug_assert_eq!(back, m);
+    Ok((m, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(name: &str) -> (Model, Vec<String>) {
+        let text = match name {
+            "llama-3.1-8b" => include_str!("../../tests/data/hf/llama-3.1-8b.json"),
+            "llama-3.1-70b" => include_str!("../../tests/data/hf/llama-3.1-70b.json"),
+            "llama-3.1-405b" => include_str!("../../tests/data/hf/llama-3.1-405b.json"),
+            "qwen2.5-72b" => include_str!("../../tests/data/hf/qwen2.5-72b.json"),
+            "mistral-7b" => include_str!("../../tests/data/hf/mistral-7b-v0.1.json"),
+            "mixtral-8x7b" => include_str!("../../tests/data/hf/mixtral-8x7b-v0.1.json"),
+            "deepseek-v3" => include_str!("../../tests/data/hf/deepseek-v3.json"),
+            "qwen3-30b-a3b" => include_str!("../../tests/data/hf/qwen3-30b-a3b.json"),
+            "gpt2" => include_str!("../../tests/data/hf/gpt2.json"),
+            _ => unreachable!(),
+        };
+        from_hf_config(text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    /// Parameter counts of pasted public configs against the sizes their makers publish
+    /// (sources in [`KNOWN`]): within 2%, and for MoE models the active count too.
+    #[test]
+    fn pasted_configs_count_their_published_parameters() {
+        for name in [
+            "llama-3.1-8b",
+            "llama-3.1-70b",
+            "llama-3.1-405b",
+            "qwen2.5-72b",
+            "mistral-7b",
+            "mixtral-8x7b",
+            "deepseek-v3",
+            "qwen3-30b-a3b",
+            "gpt2",
+        ] {
+            let (m, _) = read(name);
+            let p = published(&m).unwrap_or_else(|| panic!("{name}: no published size matched"));
+            let err = m.params_total() / p.total - 1.0;
+            assert!(
+                err.abs() < 0.02,
+                "{name}: {:.4e} vs {:.4e} ({:+.2}%)",
+                m.params_total(),
+                p.total,
+                err * 100.0
+            );
+            if let Some(a) = p.active {
+                // Makers differ on whether the embedding lookup counts as active (Qwen's does,
+                // DeepSeek's does not); the model leaves it out, so either convention is met.
+                let embed = f64::from(m.vocab) * f64::from(m.hidden);
+                let e = [m.params_active(), m.params_active() + embed]
+                    .map(|x| x / a - 1.0)
+                    .into_iter()
+                    .fold(f64::INFINITY, |b, x| if x.abs() < b.abs() { x } else { b });
+                assert!(
+                    e.abs() < 0.02,
+                    "{name} active: {:.4e} vs {a:.4e} ({:+.2}%)",
+                    m.params_active(),
+                    e * 100.0
+                );
+            }
+        }
+        // Exact where the checkpoint's count is known (Hugging Face safetensors metadata):
+        // Llama 3.1 8B holds 8,030,261,248 parameters, norms included (266,240 of them).
+        let (m, _) = read("llama-3.1-8b");
+        assert!((m.params_total() + 266_240.0 - 8_030_261_248.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn a_pasted_model_travels_as_a_spec_and_reads_back() {
+        for name in ["deepseek-v3", "qwen3-30b-a3b", "gpt2", "qwen2.5-72b"] {
+            let (m, _) = read(name);
+            assert!(m.id.starts_with(PREFIX), "{}", m.id);
+            assert!(m.id.len() < 160, "{name}: {} characters", m.id.len());
+            assert_eq!(Model::parse_spec(&m.id).unwrap(), m);
+            assert_eq!(super::super::find_model(&m.id).unwrap(), m);
+        }
+        let (ds, notes) = read("deepseek-v3");
+        assert_eq!(ds.mla.map(|a| a.kv_lora), Some(512));
+        assert_eq!(
+            ds.kv_bytes_per_token(crate::Dtype::Bf16),
+            61.0 * 576.0 * 2.0
+        );
+        assert!(notes.iter().any(|n| n.contains("8,192")), "{notes:?}");
+    }
+
+    #[test]
+    fn bad_configs_name_the_field() {
+        let e = |t: &str| from_hf_config(t).unwrap_err();
+        assert!(e("[1]").contains("one object"));
+        assert!(e("{\"hidden_size\": 4096}").contains("num_hidden_layers"));
+        assert!(e(r#"{"hidden_size": "4096", "num_hidden_layers": 2}"#)
+            .contains("hidden_size is a string"));
+        assert!(e(r#"{"hidden_size": 4096.5, "num_hidden_layers": 2}"#)
+            .contains("hidden_size is 4096.5"));
+        let base = r#""hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 32000, "intermediate_size": 11008"#;
+        assert!(e(&format!("{{{base}, \"num_key_value_heads\": 5}}")).contains("do not divide"));
+        assert!(e(&format!(
+            "{{{base}, \"num_local_experts\": 8, \"num_experts_per_tok\": 9}}"
+        ))
+        .contains("experts per token"));
+        assert!(e(&format!("{{{base}, \"tie_word_embeddings\": 1}}")).contains("not true or false"));
+        let (_, notes) = from_hf_config(&format!(
+            "{{{base}, \"model_type\": \"falcon\", \"new_decoder_architecture\": true}}"
+        ))
+        .unwrap();
+        assert!(notes.iter().any(|n| n.contains("falcon")), "{notes:?}");
+        assert!(
+            notes.iter().any(|n| n.contains("new_decoder_architecture")),
+            "{notes:?}"
+        );
+        // Specs are checked the same way.
+        assert!(Model::parse_spec("m:l=2;d=64;h=3;kv=3;f=1;v=1").is_err());
+        assert!(Model::parse_spec("m:l=2;d=64;h=4;kv=4;f=1;v=1;zz=1").is_err());
+        assert!(Model::parse_spec("m:l=2000;d=64;h=4;kv=4;f=1;v=1").is_err());
+    }
+}
