@@ -706,7 +706,7 @@ fn a_pasted_config_is_a_model_everywhere() {
     ]);
     assert_eq!(a["tokens_per_s"], b["tokens_per_s"]);
     check_error(
-        &["model", "--model", "m:l=2;d=64;h=3;kv=3;f=1;v=1"],
+        &["model", "--model", "m:l2,d64,h3,kv3,f1,v1"],
         "does not split into 3 heads",
     );
     let bad = std::env::temp_dir().join("accelscope-bad-config.json");

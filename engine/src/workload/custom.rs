@@ -1,7 +1,8 @@
 //! Your own model: a shape read from a Hugging Face `config.json` (Llama, Mistral, Mixtral,
 //! Qwen2/2.5/3 dense and MoE, DeepSeek-V2/V3 with latent attention and shared experts, GPT-2)
 //! or typed in, checked, and named by a compact spec that travels wherever a model id does:
-//! `m:name=My model;l=32;d=4096;h=32;kv=8;f=14336;v=128256;s=8192`. Published sizes of
+//! `m:l32,d4096,h32,kv8,f14336,v128256,s8192,n:My model` (characters a link
+//! carries as they are). Published sizes of
 //! well-known shapes are found by matching the shape, so a pasted config shows its count
 //! beside the vendor's.
 
@@ -66,45 +67,43 @@ impl Model {
     #[must_use]
     pub fn to_spec(&self) -> String {
         let mut s = format!(
-            "{PREFIX}name={};l={};d={};h={};kv={};f={};v={};s={}",
-            clean_name(&self.name),
-            self.layers,
-            self.hidden,
-            self.heads,
-            self.kv_heads,
-            self.ffn,
-            self.vocab,
-            self.seq
+            "{PREFIX}l{},d{},h{},kv{},f{},v{},s{}",
+            self.layers, self.hidden, self.heads, self.kv_heads, self.ffn, self.vocab, self.seq
         );
         if !self.gated {
-            s.push_str(";g=0");
+            s.push_str(",g0");
         }
         if self.experts > 0 {
             s.push_str(&format!(
-                ";e={};k={};ef={}",
+                ",e{},k{},ef{}",
                 self.experts, self.active_experts, self.expert_ffn
             ));
             if self.shared_experts > 0 {
-                s.push_str(&format!(";sh={}", self.shared_experts));
+                s.push_str(&format!(",sh{}", self.shared_experts));
             }
             if self.dense_layers > 0 {
-                s.push_str(&format!(";dl={}", self.dense_layers));
+                s.push_str(&format!(",dl{}", self.dense_layers));
             }
         }
         if self.head_dim > 0 {
-            s.push_str(&format!(";hd={}", self.head_dim));
+            s.push_str(&format!(",hd{}", self.head_dim));
         }
         if self.tied {
-            s.push_str(";tied=1");
+            s.push_str(",tied1");
         }
         if self.qkv_bias {
-            s.push_str(";bias=1");
+            s.push_str(",bias1");
         }
         if let Some(a) = self.mla {
             s.push_str(&format!(
-                ";mla={}/{}/{}/{}/{}",
+                ",mla{}.{}.{}.{}.{}",
                 a.q_lora, a.kv_lora, a.qk_nope, a.qk_rope, a.v_head
             ));
+        }
+        let name = clean_name(&self.name);
+        if !name.is_empty() {
+            s.push_str(",n:");
+            s.push_str(&name);
         }
         s
     }
@@ -139,32 +138,29 @@ impl Model {
             mla: None,
             router: true,
         };
-        for part in body.split(';').filter(|p| !p.trim().is_empty()) {
-            let (k, v) = part.split_once('=').ok_or_else(|| {
-                bad(format!(
-                    "model part '{}' is not key=value",
-                    part.chars().take(40).collect::<String>()
-                ))
-            })?;
-            let (k, v) = (k.trim(), v.trim());
-            if k == "name" {
-                if v.chars().count() > MAX_NAME {
+        for part in body.split(',').filter(|p| !p.trim().is_empty()) {
+            if let Some(name) = part.strip_prefix("n:") {
+                if name.chars().count() > MAX_NAME {
                     return Err(bad(format!(
                         "a model's name has at most {MAX_NAME} characters"
                     )));
                 }
-                m.name = clean_name(v);
+                m.name = clean_name(name);
                 continue;
             }
+            let split = part
+                .find(|c: char| !c.is_ascii_lowercase())
+                .unwrap_or(part.len());
+            let (k, v) = (&part[..split], part[split..].trim());
             if k == "mla" {
                 let n: Vec<u32> = v
-                    .split('/')
+                    .split('.')
                     .map(|x| x.parse::<u32>().ok().filter(|x| *x <= 65_536))
                     .collect::<Option<Vec<_>>>()
                     .filter(|n| n.len() == 5)
                     .ok_or_else(|| {
                         bad(format!(
-                            "mla '{}' is not q_lora/kv_lora/qk_nope/qk_rope/v_head",
+                            "mla '{}' is not q_lora.kv_lora.qk_nope.qk_rope.v_head",
                             v.chars().take(40).collect::<String>()
                         ))
                     })?;
@@ -179,8 +175,8 @@ impl Model {
             }
             let Some((_, what, lo, hi)) = LIMITS.iter().find(|(key, ..)| *key == k) else {
                 return Err(bad(format!(
-                    "unknown model part '{}' (valid: name, l, d, h, kv, f, v, s, g, e, k, sh, ef, dl, hd, tied, bias, mla)",
-                    k.chars().take(20).collect::<String>()
+                    "unknown model part '{}' (valid: l, d, h, kv, f, v, s, g, e, k, sh, ef, dl, hd, tied, bias, mla, n:name)",
+                    part.chars().take(20).collect::<String>()
                 )));
             };
             let x = v
@@ -538,7 +534,7 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
         }
     };
     let gpt2 = kind == "gpt2" || (kind.is_empty() && v.get("n_embd").is_some());
-    let mut m = Model::parse_spec("m:l=1;d=1;h=1;kv=1;f=1;v=1").map_err(|e| format!("{e}"))?;
+    let mut m = Model::parse_spec("m:l1,d1,h1,kv1,f1,v1").map_err(|e| format!("{e}"))?;
     if gpt2 {
         m.hidden = need("n_embd")?;
         m.layers = need("n_layer")?;
@@ -758,6 +754,9 @@ mod tests {
             let (m, _) = read(name);
             assert!(m.id.starts_with(PREFIX), "{}", m.id);
             assert!(m.id.len() < 160, "{name}: {} characters", m.id.len());
+            // A link carries the shape as it is (only the name may need escapes).
+            let shape = m.id.split(",n:").next().unwrap();
+            assert_eq!(crate::scenario::enc(shape), shape, "{name}");
             assert_eq!(Model::parse_spec(&m.id).unwrap(), m);
             assert_eq!(super::super::find_model(&m.id).unwrap(), m);
         }
@@ -796,8 +795,9 @@ mod tests {
             "{notes:?}"
         );
         // Specs are checked the same way.
-        assert!(Model::parse_spec("m:l=2;d=64;h=3;kv=3;f=1;v=1").is_err());
-        assert!(Model::parse_spec("m:l=2;d=64;h=4;kv=4;f=1;v=1;zz=1").is_err());
-        assert!(Model::parse_spec("m:l=2000;d=64;h=4;kv=4;f=1;v=1").is_err());
+        assert!(Model::parse_spec("m:l2,d64,h3,kv3,f1,v1").is_err());
+        assert!(Model::parse_spec("m:l2,d64,h4,kv4,f1,v1,zz1").is_err());
+        assert!(Model::parse_spec("m:l2000,d64,h4,kv4,f1,v1").is_err());
+        assert!(Model::parse_spec("m:l2,d64,h4,kv4,f1,v1,n:ok").is_ok());
     }
 }
