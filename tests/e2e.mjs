@@ -730,6 +730,41 @@ test('exports: tables as CSV, charts as SVG and PNG with their data, on every pa
   for (const p of [roof, coll, work, topo]) { assert.deepEqual(p.errors, []); await p.context().close(); }
 });
 
+test('your own model: a pasted config.json is counted, priced, and travels in the link to every page', async () => {
+  const cfg = readFileSync(new URL('../engine/tests/data/hf/mixtral-8x7b-v0.1.json', import.meta.url), 'utf8');
+  const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8');
+  await page.click('#own-model summary');
+  await page.fill('textarea[name=wconfig]', cfg);
+  await page.click('button:has-text("Use this model")');
+  await page.waitForFunction(() => /Mixtral 8x7B \(yours\)/.test(document.querySelector('select[name=wmodel]').selectedOptions[0]?.textContent ?? ''));
+  // 46.70 B computed beside Mistral AI's published 46.7 B.
+  assert.match(await page.textContent('#model-summary'), /46\.7 B parameters.*Published for Mixtral 8x7B: 46\.7 B, 12\.9 B active/);
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('wmodel') ?? '').startsWith('m:l32,d4096'));
+  const link = new URL(page.url());
+  assert.ok(link.search.length < 300, `${link.search.length} characters: ${link.search}`);
+  const cost = await page.getAttribute('#cost', 'data-value');
+  const fresh = await open(link.search);
+  assert.equal(await fresh.getAttribute('#cost', 'data-value'), cost);
+  // On the Compare page too: kept, side by side with a preset.
+  await fresh.click('nav a:has-text("Compare")');
+  await fresh.waitForSelector('.compare-page');
+  await fresh.click('button:has-text("Keep the current scenario")');
+  await fresh.waitForSelector('#compare-table');
+  assert.match(await fresh.textContent('.saved-list'), /hgx-h100-8 × 8 · Mixtral 8x7B/);
+  // A config with a mistyped field is refused, naming the field; the model stays.
+  await page.fill('textarea[name=wconfig]', '{"hidden_size": "big"}');
+  await page.click('button:has-text("Use this model")');
+  assert.match(await page.textContent('#own-model .error'), /hidden_size is a string/);
+  assert.equal(new URL(page.url()).searchParams.get('wmodel'), link.searchParams.get('wmodel'));
+  // By hand: a shape whose heads do not divide is refused.
+  await page.fill('input[name=wspec]', 'm:l2,d64,h3,kv3,f1,v1');
+  await page.press('input[name=wspec]', 'Enter');
+  assert.match(await page.textContent('#own-model .error'), /does not split into 3 heads/);
+  assert.deepEqual([...page.errors, ...fresh.errors], []);
+  await page.context().close();
+  await fresh.context().close();
+});
+
 let passed = 0;
 let failed = 0;
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;

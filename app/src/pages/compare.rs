@@ -89,7 +89,9 @@ pub fn ComparePage() -> impl IntoView {
         s.page = engine::Page::Workload;
         let n = name.get_untracked();
         let n = if n.trim().is_empty() {
-            format!("{} × {} · {}", s.job.system, s.job.nodes, s.job.model)
+            let model =
+                engine::workload::find_model(&s.job.model).map_or(s.job.model.clone(), |m| m.name);
+            format!("{} × {} · {model}", s.job.system, s.job.nodes)
         } else {
             n.trim().chars().take(compare::MAX_NAME).collect()
         };

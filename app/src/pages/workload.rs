@@ -36,6 +36,7 @@ pub fn WorkloadPage() -> impl IntoView {
                 "Every result shows its formula on hover; prices without a published source are marked as assumptions."
             </p>
             <Inputs/>
+            <OwnModel/>
             {move || match report.get() {
                 Err(e) => view! { <p class="error" role="alert" id="job-error">{e}</p> }.into_any(),
                 Ok(r) => {
@@ -290,7 +291,23 @@ fn Inputs() -> impl IntoView {
         <div class="card inputs">
             <div class="input-grid">
                 {select("System", "wsys", systems, |j| j.system.clone(), |j, v| j.system = v)}
-                {select("Model", "wmodel", models, |j| j.model.clone(), |j, v| j.model = v)}
+                <label class="field">
+                    "Model"
+                    <select name="wmodel" on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.job.model = v); }>
+                        {models.into_iter().map(|(id, text)| {
+                            let id2 = id.clone();
+                            view! { <option value=id selected=move || sc.with(|s| s.job.model == id2)>{text}</option> }
+                        }).collect_view()}
+                        // A model of your own (pasted or typed in) is one more choice.
+                        {move || {
+                            let id = sc.with(|s| s.job.model.clone());
+                            id.starts_with(workload::custom::PREFIX).then(|| {
+                                let name = workload::find_model(&id).map_or_else(|_| "your model".into(), |m| m.name);
+                                view! { <option value=id.clone() selected=true>{format!("{name} (yours)")}</option> }
+                            })
+                        }}
+                    </select>
+                </label>
                 {select("Format", "wdtype", dtypes, |j| j.dtype.id().to_string(), |j, v| if let Ok(d) = v.parse() { j.dtype = d })}
                 {num("Nodes", "wnodes", |j| f64::from(j.nodes), |j, x| j.nodes = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
                 {num("Training tokens", "wtokens", |j| j.tokens, |j, x| j.tokens = x, 1e6, 1e16, 1e9, false)}
@@ -1166,4 +1183,85 @@ fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>]) -> 
     }
     h.push_str("</tbody></table></div></details>");
     h
+}
+
+/// Your own model: paste a Hugging Face config.json or edit the shape's spec; the model's
+/// parameter count beside the published one where the shape is a known model.
+#[component]
+fn OwnModel() -> impl IntoView {
+    let sc = use_scenario();
+    let pasted = RwSignal::new(String::new());
+    let notes = RwSignal::new(Vec::<String>::new());
+    let error = RwSignal::new(None::<String>);
+    let read = move |_| match workload::custom::from_hf_config(&pasted.get_untracked()) {
+        Ok((m, n)) => {
+            error.set(None);
+            notes.set(n);
+            sc.update(|s| s.job.model = m.id);
+        }
+        Err(e) => {
+            notes.set(Vec::new());
+            error.set(Some(format!("This config.json cannot be used: {e}")));
+        }
+    };
+    let spec = move || {
+        sc.with(|s| workload::find_model(&s.job.model))
+            .map(|m| m.to_spec())
+            .unwrap_or_default()
+    };
+    let set_spec = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        match workload::Model::parse_spec(v.trim()) {
+            Ok(m) => {
+                error.set(None);
+                sc.update(|s| s.job.model = m.id);
+            }
+            Err(e) => error.set(Some(format!("This shape cannot be used: {e}"))),
+        }
+    };
+    let summary = move || {
+        let Ok(m) = sc.with(|s| workload::find_model(&s.job.model)) else {
+            return String::new();
+        };
+        let b = |x: f64| format!("{} B", sig(x / 1e9, 4));
+        let mut t = format!(
+            "{}: {} parameters, {} active per token; KV cache {} KiB per token in BF16.",
+            m.name,
+            b(m.params_total()),
+            b(m.params_active()),
+            sig(m.kv_bytes_per_token(Dtype::Bf16) / 1024.0, 4)
+        );
+        if let Some(p) = workload::custom::published(&m) {
+            t.push_str(&format!(
+                " Published for {}: {}{} ({}).",
+                p.name,
+                b(p.total),
+                p.active
+                    .map_or(String::new(), |a| format!(", {} active", b(a))),
+                p.source.title
+            ));
+        }
+        t
+    };
+    view! {
+        <details class="card own-model" id="own-model">
+            <summary>"Your own model: paste a config.json or edit the shape"</summary>
+            <p class="small-note" id="model-summary">{summary}</p>
+            <label class="field wide">
+                "A Hugging Face config.json (Llama, Mistral, Mixtral, Qwen2/3 dense and MoE, DeepSeek-V2/V3, GPT-2)"
+                <textarea name="wconfig" rows="6" spellcheck="false" prop:value=pasted
+                    on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+            </label>
+            <button on:click=read>"Use this model"</button>
+            <label class="field wide">
+                "The shape (l layers, d hidden, h heads, kv key/value heads, f FFN, v vocabulary, s sequence; MoE: e experts, k per token, ef expert FFN, sh shared, dl dense layers; hd head dimension, mla latent attention, n: name)"
+                <input type="text" name="wspec" spellcheck="false" prop:value=spec on:change=set_spec/>
+            </label>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            {move || {
+                let n = notes.get();
+                (!n.is_empty()).then(|| view! { <ul class="small-note">{n.into_iter().map(|x| view! { <li>{x}</li> }).collect_view()}</ul> })
+            }}
+        </details>
+    }
 }

@@ -632,7 +632,7 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
         m.seq = if pos == 0 { 4096 } else { pos.min(8192) };
         if pos > 8192 {
             notes.push(format!(
-                "trains at a sequence of 8,192 tokens (the config allows {pos}); change it below"
+                "trains at a sequence of 8,192 tokens (the config allows {pos}); set s in the shape to change it"
             ));
         }
         if num("num_nextn_predict_layers")?.is_some_and(|n| n > 0) {
