@@ -315,6 +315,12 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   assert.ok(be > 0, `break-even price ${be}`);
   assert.match(await page.textContent('#breakeven-text'), /matches GB300 NVL72 at \$ per chip-hour/);
   assert.ok((await num('energy')) > 0, 'energy per token');
+  // Failures: goodput below one, and the real time to train beyond the failure-free one.
+  const goodput = await num('goodput');
+  assert.ok(goodput > 0.8 && goodput < 1, `goodput ${goodput}`);
+  assert.match(await page.textContent('#goodput'), /chips per failure.*spare chips; failures add \$/);
+  const good = await page.$$eval('#platforms-table td[data-goodput]', (tds) => tds.map((t) => Number(t.dataset.goodput)));
+  assert.ok(good.length >= 5 && good.every((g) => g > 0.5 && g < 1), `${good}`);
   // The same job on other platforms, each with a cost per token.
   const priced = await page.$$eval('#platforms-table td[data-train-mtok]', (tds) => tds.map((t) => Number(t.dataset.trainMtok)));
   assert.ok(priced.length >= 5 && priced.every((x) => x > 0), `${priced}`);

@@ -495,6 +495,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             };
             let price = pricing(&a, sys_chip(&cluster))?;
             let time = tokens / r.tokens_per_s;
+            let (g, fi) = engine::job::failure_model(&cluster, &cfg.model, time);
             let v = json!({
                 "system": cluster.system.id,
                 "nodes": nodes,
@@ -513,14 +514,29 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 "cost_usd": tco::cost_of(&price.2, cluster.chips(), time),
                 "memory_per_chip_bytes": r.memory.total(),
                 "formula": r.formula,
+                "failures": {
+                    "interruptions_per_chip_hour": fi.rate.value,
+                    "mtbf_h": g.mtbf_h,
+                    "interruptions": g.interruptions,
+                    "blast_radius_chips": fi.blast_radius,
+                    "repair_h": fi.repair_h.value,
+                    "restart_h": fi.restart_h.value,
+                    "checkpoint_bytes": fi.checkpoint_bytes,
+                    "checkpoint_s": g.checkpoint_h * 3600.0,
+                    "checkpoint_interval_s": g.interval_h * 3600.0,
+                    "goodput": g.goodput,
+                    "real_time_s": time / g.goodput,
+                    "spare_chips": g.spare_chips,
+                },
             });
             if a.flag("json") {
                 Ok(pretty(&v))
             } else {
                 Ok(format!(
-                    "{} on {} × {}: {:.0} tokens/s, MFU {:.1}%, {} tokens in {:.1} days, ${:.0} at ${:.2}/chip-hour\n{}",
+                    "{} on {} × {}: {:.0} tokens/s, MFU {:.1}%, {} tokens in {:.1} days, ${:.0} at ${:.2}/chip-hour\nwith failures: {:.1}% goodput, {:.1} days, {:.0} interruptions (one every {:.2} h), {} chips per failure, {:.0} spares\n{}",
                     cfg.model.name, nodes, cluster.system.name, r.tokens_per_s, r.mfu * 100.0, tokens, time / 86400.0,
-                    v["cost_usd"].as_f64().unwrap_or(0.0), price.0, r.formula
+                    v["cost_usd"].as_f64().unwrap_or(0.0), price.0, g.goodput * 100.0, time / g.goodput / 86400.0,
+                    g.interruptions, g.mtbf_h, fi.blast_radius, g.spare_chips, r.formula
                 ))
             }
         }

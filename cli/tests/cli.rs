@@ -716,3 +716,37 @@ fn a_pasted_config_is_a_model_everywhere() {
         "hidden_size is a string",
     );
 }
+
+#[test]
+fn train_reports_goodput_with_failures() {
+    let run = |sys: &str, nodes: &str| {
+        json(&[
+            "train",
+            "--system",
+            sys,
+            "--nodes",
+            nodes,
+            "--model",
+            "llama3-405b",
+            "--dtype",
+            "bf16",
+            "--tokens",
+            "15.6e12",
+            "--json",
+        ])
+    };
+    let (trn, hgx) = (run("trn2-ultra-64", "256"), run("hgx-h100-8", "2048"));
+    for v in [&trn, &hgx] {
+        let f = &v["failures"];
+        let g = f["goodput"].as_f64().unwrap();
+        assert!(g > 0.8 && g < 1.0, "{f}");
+        let real = f["real_time_s"].as_f64().unwrap();
+        assert!((real * g / v["time_s"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    }
+    // Same chips, same interruptions; a 64-chip failure domain holds 8 times the chips of an
+    // 8-GPU server, for 6 times as long.
+    assert_eq!(trn["failures"]["blast_radius_chips"], 64);
+    assert_eq!(hgx["failures"]["blast_radius_chips"], 8);
+    let spares = |v: &Value| v["failures"]["spare_chips"].as_f64().unwrap();
+    assert!((spares(&trn) / spares(&hgx) - 48.0).abs() < 1e-9);
+}

@@ -218,6 +218,13 @@ pub fn headline(job: &Job) -> Result<Vec<Figure>, String> {
         ),
         f("facility power (kW)", r.facility_w / 1e3, false),
         f("energy per token (J)", r.joules_per_token, false),
+        f("goodput with failures", r.failures.goodput, true),
+        f("days to train with failures", r.real_days, false),
+        f(
+            "spare chips held for repairs",
+            r.failures.spare_chips,
+            false
+        ),
     ])
 }
 

@@ -134,6 +134,16 @@ impl Job {
 pub struct JobReport {
     /// Training estimate (fastest layout that fits).
     pub train: TrainReport,
+    /// Failures over the run: interruptions, the best checkpoint interval, goodput and the
+    /// chips held while failure domains are repaired.
+    pub failures: crate::reliability::Goodput,
+    /// The failure model's inputs, with their sources.
+    pub failure_inputs: FailureInputs,
+    /// Days to train once failures are counted (`time_s` ÷ goodput, in days).
+    pub real_days: f64,
+    /// What failures add to the cost of the run: the lost time of every chip and the spare
+    /// chips held while failure domains are repaired, $.
+    pub failure_cost_usd: f64,
     /// Inference estimate, if the model fits one scale-up domain.
     pub infer: Option<InferReport>,
     /// Chips in the cluster.
@@ -423,6 +433,11 @@ fn report(
     let racks = chips.div_ceil(rack_chips.value.max(1));
     let rack_w = it_w_per_chip * f64::from(rack_chips.value.min(chips));
     let per_h = price.usd_per_chip_hour();
+    let (failures, inputs) = failure_model(cluster, model, time_s);
+    let real_days = time_s / failures.goodput / 86_400.0;
+    // Every chip for the lost time, and the spares for the whole real run.
+    let failure_cost_usd = (real_days * 86_400.0 - time_s) / 3600.0 * f64::from(chips) * per_h
+        + failures.spare_chips * real_days * 24.0 * per_h;
     Ok(JobReport {
         racks,
         rack_chips,
@@ -451,8 +466,66 @@ fn report(
         usd_per_chip_hour: rate,
         facility_w,
         joules_per_token: facility_w / train.tokens_per_s,
+        failures,
+        failure_inputs: inputs,
+        real_days,
+        failure_cost_usd,
         train,
     })
+}
+
+/// The sourced inputs of a job's failure model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FailureInputs {
+    /// Interruptions per chip-hour.
+    pub rate: Sourced<f64>,
+    /// Chips one failure takes out of service (the fabric's blast radius, widened to the
+    /// unit serviced whole).
+    pub blast_radius: u32,
+    /// Hours to repair that domain.
+    pub repair_h: Sourced<f64>,
+    /// Hours from an interruption to training again.
+    pub restart_h: Sourced<f64>,
+    /// Checkpoint write bandwidth per chip, bytes/s.
+    pub write_bytes_per_s_per_chip: Sourced<f64>,
+    /// Checkpoint size, bytes.
+    pub checkpoint_bytes: f64,
+}
+
+/// The failures of a run of `time_s` seconds (failure-free) of `model` on `cluster`: the
+/// fitted interruption rate, the fabric's blast radius, repair and restart times, and a
+/// checkpoint of the model's weights and optimizer state.
+#[must_use]
+pub fn failure_model(
+    cluster: &Cluster,
+    model: &workload::Model,
+    time_s: f64,
+) -> (crate::reliability::Goodput, FailureInputs) {
+    use crate::reliability as rel;
+    let blast = cluster
+        .system
+        .metrics()
+        .map_or(cluster.system.chips(), |m| m.blast_radius);
+    let inputs = FailureInputs {
+        rate: rel::fitted_rate(),
+        blast_radius: blast,
+        repair_h: rel::repair_hours(blast),
+        restart_h: rel::restart_hours(),
+        write_bytes_per_s_per_chip: rel::write_bytes_per_s_per_chip(),
+        checkpoint_bytes: rel::checkpoint_bytes(model.params_total()),
+    };
+    let chips = f64::from(cluster.chips());
+    let g = rel::Failures {
+        chips,
+        rate: inputs.rate.value,
+        blast_radius: f64::from(blast),
+        repair_h: inputs.repair_h.value,
+        checkpoint_bytes: inputs.checkpoint_bytes,
+        write_bytes_per_s: chips * inputs.write_bytes_per_s_per_chip.value,
+        restart_h: inputs.restart_h.value,
+    }
+    .goodput(time_s / 3600.0);
+    (g, inputs)
 }
 
 /// One bar of a tornado chart: the training cost per million tokens with one input moved
@@ -1009,6 +1082,39 @@ mod tests {
         .unwrap_err()
         .to_string()
         .contains("communication overlap (1.5) is outside 0 to 1"));
+    }
+
+    /// A 16,384-chip job on 64-chip failure domains against one on 8-GPU servers: the same
+    /// interruptions per chip, so the same goodput for the same checkpoint and restart, but
+    /// eight times the blast radius held six times as long in spares.
+    #[test]
+    fn failures_are_counted_honestly_across_failure_domains() {
+        let trn = Job {
+            system: "trn2-ultra-64".into(),
+            nodes: 256,
+            model: "llama3-405b".into(),
+            ..Job::default()
+        };
+        let hgx = Job {
+            system: "hgx-h100-8".into(),
+            nodes: 2048,
+            ..trn.clone()
+        };
+        let (a, b) = (evaluate(&trn).unwrap(), evaluate(&hgx).unwrap());
+        assert_eq!(a.chips, b.chips);
+        assert_eq!(a.failure_inputs.blast_radius, 64);
+        assert_eq!(b.failure_inputs.blast_radius, 8);
+        assert!((a.failures.mtbf_h / b.failures.mtbf_h - 1.0).abs() < 1e-12);
+        assert!(a.failures.spare_chips > 40.0 * b.failures.spare_chips);
+        for r in [&a, &b] {
+            assert!(
+                r.failures.goodput > 0.8 && r.failures.goodput < 1.0,
+                "{:?}",
+                r.failures
+            );
+            assert!(r.real_days > r.time_s / 86_400.0);
+            assert!(r.failure_cost_usd > 0.0 && r.failure_cost_usd < r.cost_usd);
+        }
     }
 
     #[test]

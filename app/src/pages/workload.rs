@@ -142,6 +142,24 @@ pub fn WorkloadPage() -> impl IntoView {
                                     formula=format!("⌈{} chips ÷ {} per rack⌉; kW per rack = chips per rack × all-in power per chip × load (IT load, before PUE)", r.chips, rack.value)/>
                                 <span class="small-note">" "<Fig text=format!("{} chips/rack", rack.value) source=rack.source estimate=rack.estimate note=rack.note/></span>
                             </Card>
+                            {
+                                let f = r.failures;
+                                let i = r.failure_inputs;
+                                view! {
+                                    <Card title="With failures" id="goodput" value=f.goodput>
+                                        <Derived text=format!("{}% goodput · {} days", sig(f.goodput * 100.0, 3), sig(r.real_days, 3))
+                                            formula=format!("{} chips × {} interruptions per chip-hour: one every {} h; checkpoint of {} written in {} s, every {} min (Daly); each interruption costs a {} min restart and half an interval of work; goodput = 1 ÷ ((1 + δ/τ)(1 + (τ/2 + δ/2 + R)/M)); real time = {} days ÷ goodput",
+                                                r.chips, sig(i.rate.value, 3), sig(f.mtbf_h, 3), engine::Bytes::new(i.checkpoint_bytes).display_si(),
+                                                sig(f.checkpoint_h * 3600.0, 3), sig(f.interval_h * 60.0, 3), sig(i.restart_h.value * 60.0, 3), sig(r.time_s / 86_400.0, 4))/>
+                                        <span class="small-note">
+                                            {format!("{} interruptions; ", sig(f.interruptions, 3))}
+                                            <Fig text=format!("{} chips per failure", i.blast_radius) source=i.repair_h.source estimate=true note="the fabric's blast radius (Topology page), widened to the unit serviced whole"/>
+                                            {format!(" held {} h: {} spare chips; failures add ${}", sig(i.repair_h.value, 2), sig(f.spare_chips, 3), thousands(r.failure_cost_usd))}
+                                            " · "<Fig text=format!("rate {:.2e}/chip-h", i.rate.value) source=i.rate.source estimate=i.rate.estimate note=i.rate.note/>
+                                        </span>
+                                    </Card>
+                                }
+                            }
                         </div>
                         <div class="tco-grid">
                             <Breakdown report=for_breakdown/>
@@ -601,7 +619,7 @@ fn Platforms(
             };
             let rate = r.usd_per_chip_hour;
             body += &format!(
-                "<tr data-system=\"{}\"><th scope=\"row\">{}<div class=\"sub small\">{} × {} = {} chips</div></th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td data-train-mtok=\"{}\">${}</td><td class=\"barcell\"><svg width=\"100%\" height=\"20\" role=\"img\" aria-label=\"cost of the run by where the time goes\">{bars}</svg><span class=\"small\">${} · {} days</span></td><td>{}</td></tr>",
+                "<tr data-system=\"{}\"><th scope=\"row\">{}<div class=\"sub small\">{} × {} = {} chips</div></th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td data-train-mtok=\"{}\">${}</td><td class=\"barcell\"><svg width=\"100%\" height=\"20\" role=\"img\" aria-label=\"cost of the run by where the time goes\">{bars}</svg><span class=\"small\">${} · {} days</span></td><td data-goodput=\"{}\">{}% · {} days<div class=\"sub small\">{} chips per failure, {} spares, +${}</div></td><td>{}</td></tr>",
                 escape(id),
                 escape(name),
                 nodes,
@@ -615,11 +633,17 @@ fn Platforms(
                 sig(r.train_usd_per_mtok, 3),
                 thousands(r.cost_usd),
                 sig(r.time_s / 86400.0, 3),
+                r.failures.goodput,
+                sig(r.failures.goodput * 100.0, 3),
+                sig(r.real_days, 3),
+                r.failure_inputs.blast_radius,
+                sig(r.failures.spare_chips, 2),
+                thousands(r.failure_cost_usd),
                 be.map_or("—".to_string(), |p| format!("${}", sig(p, 3)))
             );
         }
         let table = format!(
-            "<div class=\"table-wrap\"><table class=\"compare\" id=\"platforms-table\"><thead><tr><th scope=\"col\">Platform</th><th scope=\"col\">$/chip-hour</th><th scope=\"col\">$/PFLOP-h BF16</th><th scope=\"col\">FP8</th><th scope=\"col\">FP4</th><th scope=\"col\">Training $/Mtok</th><th scope=\"col\">Cost of the run</th><th scope=\"col\">Break-even $/chip-h</th></tr></thead><tbody>{body}</tbody></table></div>{}",
+            "<div class=\"table-wrap\"><table class=\"compare\" id=\"platforms-table\"><thead><tr><th scope=\"col\">Platform</th><th scope=\"col\">$/chip-hour</th><th scope=\"col\">$/PFLOP-h BF16</th><th scope=\"col\">FP8</th><th scope=\"col\">FP4</th><th scope=\"col\">Training $/Mtok</th><th scope=\"col\">Cost of the run</th><th scope=\"col\">With failures: goodput · days</th><th scope=\"col\">Break-even $/chip-h</th></tr></thead><tbody>{body}</tbody></table></div>{}",
             crate::export::table_buttons("platforms-table")
         );
         view! {
