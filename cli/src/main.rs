@@ -36,6 +36,13 @@ commands:
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
         [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
+  serve-curve --system ID --model M --dtype F [--prompt P] [--output O] [--all]
+              [--slo-ttft 2s --slo-tpot 50ms] [--usd-per-chip-hour X] [--json]
+                                         throughput per chip and $/Mtok against tokens/s per
+                                         user over chips per replica and batch (the frontier,
+                                         or --all points), TTFT and TPOT of each, and the
+                                         cheapest point meeting the targets; infer takes the
+                                         same --slo-ttft/--slo-tpot and answers with that point
   model --model ID|--model-config config.json [--json]
                                          a model's parameters (beside the published count
                                          of a known shape), KV cache per token and its spec;
@@ -556,10 +563,15 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "tp",
                     "matmul-efficiency",
                     "memory-efficiency",
+                    "slo-ttft",
+                    "slo-tpot",
                 ],
                 &["json"],
             )?;
             no_positionals(&a)?;
+            if a.value("slo-ttft").is_some() || a.value("slo-tpot").is_some() {
+                return serve_curve(&a, true);
+            }
             let (cluster, chip) = cluster_of(&a)?;
             let cfg = workload::InferConfig {
                 model: model_of(&a)?,
@@ -644,6 +656,26 @@ fn run(args: &[String]) -> Result<String, Usage> {
             } else {
                 Ok(pretty(&row))
             }
+        }
+        "serve-curve" => {
+            let a = Args::parse(
+                rest,
+                &[
+                    "system",
+                    "nodes",
+                    "model",
+                    "model-config",
+                    "dtype",
+                    "prompt",
+                    "output",
+                    "usd-per-chip-hour",
+                    "slo-ttft",
+                    "slo-tpot",
+                ],
+                &["json", "all"],
+            )?;
+            no_positionals(&a)?;
+            serve_curve(&a, false)
         }
         "model" => {
             let a = Args::parse(rest, &["model", "model-config"], &["json"])?;
@@ -1391,4 +1423,112 @@ fn model_of(a: &Args) -> Result<workload::Model, Usage> {
         return Ok(m);
     }
     Ok(workload::find_model(a.required("model")?)?)
+}
+
+/// A duration: seconds, or a number with `s`, `ms` or `us`.
+fn duration(v: Option<&str>, name: &str) -> Result<f64, Usage> {
+    let Some(v) = v else {
+        return Ok(f64::INFINITY);
+    };
+    let t = v.trim();
+    let (num, scale) = if let Some(x) = t.strip_suffix("ms") {
+        (x, 1e-3)
+    } else if let Some(x) = t.strip_suffix("us") {
+        (x, 1e-6)
+    } else if let Some(x) = t.strip_suffix('s') {
+        (x, 1.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x * scale <= 3600.0 => Ok(x * scale),
+        _ => Err(Usage(format!(
+            "--{name} wants a duration such as 2s, 50ms or 0.2 (up to an hour), got '{v}'"
+        ))),
+    }
+}
+
+/// The serving curve of a model on a system, and the cheapest point meeting the targets.
+fn serve_curve(a: &Args, slo_only: bool) -> Result<String, Usage> {
+    use engine::workload::curve::{cheapest, curve, frontier, ServePoint};
+    let (cluster, chip) = cluster_of(a)?;
+    let model = model_of(a)?;
+    let dtype: Dtype = a.required("dtype")?.parse()?;
+    let base = workload::InferConfig::new(
+        model,
+        dtype,
+        1,
+        count(a.value("prompt"), "prompt", 1024)?,
+        count(a.value("output"), "output", 256)?,
+    );
+    let (ttft, tpot) = (
+        duration(a.value("slo-ttft"), "slo-ttft")?,
+        duration(a.value("slo-tpot"), "slo-tpot")?,
+    );
+    let price = pricing(a, sys_chip(&cluster))?;
+    let pts = curve(&cluster, &chip, &base);
+    if pts.is_empty() {
+        return Err(Usage(format!(
+            "{} does not fit one {}-chip domain of {} in {} at any batch",
+            base.model.name,
+            cluster.system.chips(),
+            cluster.system.name,
+            dtype
+        )));
+    }
+    let best = cheapest(&pts, ttft, tpot);
+    let row = |p: &ServePoint| {
+        json!({"chips_per_replica": p.tp, "batch": p.batch, "ttft_s": p.ttft_s, "tpot_s": p.tpot_s,
+            "tokens_per_s_per_user": p.interactivity(), "tokens_per_s_per_chip": p.tokens_per_s_per_chip,
+            "usd_per_mtok": p.usd_per_mtok(price.0)})
+    };
+    let shown = if a.flag("all") {
+        pts.clone()
+    } else {
+        frontier(&pts)
+    };
+    let v = json!({
+        "system": cluster.system.id, "model": base.model.id, "dtype": dtype.id(),
+        "prompt": base.prompt, "output": base.output, "usd_per_chip_hour": price.0,
+        "targets": {"ttft_s": if ttft.is_finite() { json!(ttft) } else { Value::Null },
+                    "tpot_s": if tpot.is_finite() { json!(tpot) } else { Value::Null }},
+        "cheapest": best.as_ref().map(row),
+        "points": if slo_only { Value::Null } else { Value::Array(shown.iter().map(row).collect()) },
+    });
+    if a.flag("json") {
+        return Ok(pretty(&v));
+    }
+    let mut out = String::new();
+    if !slo_only {
+        let _ = writeln!(
+            out,
+            "{:>6} {:>6} {:>10} {:>10} {:>12} {:>14} {:>10}",
+            "chips", "batch", "TTFT ms", "TPOT ms", "tok/s/user", "tok/s/chip", "$/Mtok"
+        );
+        for p in &shown {
+            let _ = writeln!(
+                out,
+                "{:>6} {:>6} {:>10.1} {:>10.2} {:>12.1} {:>14.0} {:>10.3}",
+                p.tp,
+                p.batch,
+                p.ttft_s * 1e3,
+                p.tpot_s * 1e3,
+                p.interactivity(),
+                p.tokens_per_s_per_chip,
+                p.usd_per_mtok(price.0)
+            );
+        }
+    }
+    match best {
+        Some(p) => {
+            let _ = write!(out, "cheapest meeting TTFT ≤ {} and TPOT ≤ {}: {} chips per replica, batch {}: TTFT {:.0} ms, TPOT {:.1} ms ({:.1} tok/s per user), {:.0} tok/s per chip, ${:.3} per million tokens",
+                if ttft.is_finite() { format!("{} ms", sig(ttft * 1e3, 4)) } else { "any".into() },
+                if tpot.is_finite() { format!("{} ms", sig(tpot * 1e3, 4)) } else { "any".into() },
+                p.tp, p.batch, p.ttft_s * 1e3, p.tpot_s * 1e3, p.interactivity(), p.tokens_per_s_per_chip, p.usd_per_mtok(price.0));
+        }
+        None => {
+            let _ = write!(out, "no configuration meets the targets");
+        }
+    }
+    Ok(out.trim_end().to_string())
 }

@@ -750,3 +750,68 @@ fn train_reports_goodput_with_failures() {
     let spares = |v: &Value| v["failures"]["spare_chips"].as_f64().unwrap();
     assert!((spares(&trn) / spares(&hgx) - 48.0).abs() < 1e-9);
 }
+
+#[test]
+fn serving_against_latency_targets() {
+    let v = json(&[
+        "serve-curve",
+        "--system",
+        "hgx-h100-8",
+        "--model",
+        "llama2-70b",
+        "--dtype",
+        "fp8",
+        "--prompt",
+        "290",
+        "--output",
+        "290",
+        "--slo-ttft",
+        "2s",
+        "--slo-tpot",
+        "200ms",
+        "--json",
+    ]);
+    let pts = v["points"].as_array().unwrap();
+    assert!(pts.len() >= 3);
+    // The frontier: more tokens per user costs throughput per chip.
+    for w in pts.windows(2) {
+        assert!(w[1]["tokens_per_s_per_user"].as_f64() > w[0]["tokens_per_s_per_user"].as_f64());
+        assert!(w[1]["tokens_per_s_per_chip"].as_f64() < w[0]["tokens_per_s_per_chip"].as_f64());
+    }
+    let c = &v["cheapest"];
+    assert!(c["tpot_s"].as_f64().unwrap() <= 0.2 && c["ttft_s"].as_f64().unwrap() <= 2.0);
+    // infer answers the same question with the same point.
+    let i = json(&[
+        "infer",
+        "--system",
+        "hgx-h100-8",
+        "--model",
+        "llama2-70b",
+        "--dtype",
+        "fp8",
+        "--prompt",
+        "290",
+        "--output",
+        "290",
+        "--slo-ttft",
+        "2s",
+        "--slo-tpot",
+        "200ms",
+        "--json",
+    ]);
+    assert_eq!(i["cheapest"], *c);
+    check_error(
+        &[
+            "infer",
+            "--system",
+            "hgx-h100-8",
+            "--model",
+            "llama2-70b",
+            "--dtype",
+            "fp8",
+            "--slo-tpot",
+            "fast",
+        ],
+        "duration",
+    );
+}

@@ -11,6 +11,7 @@ use core::fmt;
 use crate::units::Bytes;
 
 pub mod calibration;
+pub mod curve;
 pub mod custom;
 mod model;
 mod search;
