@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::job::{evaluate, Job};
+use crate::job::{evaluate, Job, JobReport};
 use crate::scenario::Scenario;
 
 /// A scenario the user saved under a name.
@@ -193,12 +193,18 @@ pub struct Figure {
 /// The job cannot be evaluated (the message says why).
 pub fn headline(job: &Job) -> Result<Vec<Figure>, String> {
     let r = evaluate(job).map_err(|e| format!("{e}"))?;
+    Ok(headline_of(&r))
+}
+
+/// [`headline`] of a report already evaluated.
+#[must_use]
+pub fn headline_of(r: &JobReport) -> Vec<Figure> {
     let f = |label, value, higher_is_better| Figure {
         label,
         value,
         higher_is_better,
     };
-    Ok(alloc::vec![
+    alloc::vec![
         f("chips", f64::from(r.chips), false),
         f("tokens per second (training)", r.train.tokens_per_s, true),
         f("MFU", r.train.mfu, true),
@@ -225,7 +231,7 @@ pub fn headline(job: &Job) -> Result<Vec<Figure>, String> {
             r.failures.spare_chips,
             false
         ),
-    ])
+    ]
 }
 
 /// One step of a waterfall: the factor it moved from A's value to B's and the cost after it.
@@ -388,17 +394,24 @@ fn walk(
 pub fn waterfall(a: &Job, b: &Job) -> Result<Vec<Waterfall>, String> {
     let ra = evaluate(a).map_err(|e| format!("the first scenario cannot run: {e}"))?;
     let rb = evaluate(b).map_err(|e| format!("the second scenario cannot run: {e}"))?;
+    Ok(waterfall_of((a, &ra), (b, &rb)))
+}
+
+/// [`waterfall`] of two jobs already evaluated.
+#[must_use]
+pub fn waterfall_of(a: (&Job, &JobReport), b: (&Job, &JobReport)) -> Vec<Waterfall> {
+    let ((a, ra), (b, rb)) = (a, b);
     let mut out = alloc::vec![walk(
         "training $ per million tokens",
         TRAIN_FORMULA,
         &TRAIN_ORDER,
-        &train_factors(&ra),
-        &train_factors(&rb),
+        &train_factors(ra),
+        &train_factors(rb),
         train_cost,
     )];
     let out_a = f64::from(a.output.max(1));
     let out_b = f64::from(b.output.max(1));
-    if let (Some(fa), Some(fb)) = (serve_factors(&ra, out_a), serve_factors(&rb, out_b)) {
+    if let (Some(fa), Some(fb)) = (serve_factors(ra, out_a), serve_factors(rb, out_b)) {
         out.push(walk(
             "serving $ per million output tokens",
             SERVE_FORMULA,
@@ -408,7 +421,7 @@ pub fn waterfall(a: &Job, b: &Job) -> Result<Vec<Waterfall>, String> {
             serve_cost,
         ));
     }
-    Ok(out)
+    out
 }
 
 /// A figure a comparison rests on, with where it comes from.
@@ -432,9 +445,17 @@ pub struct KeyFigure {
 /// # Errors
 /// The job cannot be evaluated (the message says why).
 pub fn key_figures(job: &Job) -> Result<Vec<KeyFigure>, String> {
+    let r = evaluate(job).map_err(|e| format!("{e}"))?;
+    key_figures_of(job, &r)
+}
+
+/// [`key_figures`] of a job already evaluated.
+///
+/// # Errors
+/// The job's system or chip is unknown.
+pub fn key_figures_of(job: &Job, r: &JobReport) -> Result<Vec<KeyFigure>, String> {
     let sys = crate::system::find(&job.system).map_err(|e| format!("{e}"))?;
     let chip = crate::catalog::find(sys.chip).map_err(|e| format!("{e}"))?;
-    let r = evaluate(job).map_err(|e| format!("{e}"))?;
     let fig = |label, value, unit, s: crate::source::Source, estimate| KeyFigure {
         label,
         value,

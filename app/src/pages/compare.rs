@@ -231,19 +231,23 @@ fn comparison(list: &[Saved], chosen: &[usize]) -> String {
     if picked.is_empty() {
         return "<p>Keep a scenario (or paste a link) and tick it to compare.</p>".into();
     }
+    // Each job is evaluated once; the table, the waterfalls and the sources all read it.
     let mut cols = Vec::new();
-    let mut jobs = Vec::new();
+    let mut jobs: Vec<Option<(engine::job::Job, engine::job::JobReport)>> = Vec::new();
     for s in &picked {
-        match compare::scenario_of(s).and_then(|sc| compare::headline(&sc.job).map(|f| (sc.job, f)))
-        {
-            Ok((job, f)) => {
-                cols.push((s.name.as_str(), Some(f)));
-                jobs.push(Some(job));
+        let run = compare::scenario_of(s).and_then(|sc| {
+            engine::job::evaluate(&sc.job)
+                .map(|r| (sc.job, r))
+                .map_err(|e| format!("{e}"))
+        });
+        match run {
+            Ok((job, r)) => {
+                cols.push((s.name.as_str(), Some(compare::headline_of(&r))));
+                jobs.push(Some((job, r)));
             }
-            Err(e) => {
+            Err(_) => {
                 cols.push((s.name.as_str(), None));
                 jobs.push(None);
-                let _ = e;
             }
         }
     }
@@ -294,24 +298,23 @@ fn comparison(list: &[Saved], chosen: &[usize]) -> String {
     }
     h.push_str("</tbody></table></div>");
     h.push_str(&table_buttons("compare-table"));
-    if let (Some(Some(a)), Some(Some(b))) = (jobs.first(), jobs.get(1)) {
-        match compare::waterfall(a, b) {
-            Ok(ws) => {
-                h.push_str(r#"<div class="wf-pair">"#);
-                for (k, w) in ws.iter().enumerate() {
-                    let id = if k == 0 {
-                        "waterfall"
-                    } else {
-                        "waterfall-serve"
-                    };
-                    h.push_str(&waterfall_html(w, id, cols[0].0, cols[1].0));
-                }
-                h.push_str("</div>");
+    match (jobs.first(), jobs.get(1)) {
+        (Some(Some((a, ra))), Some(Some((b, rb)))) => {
+            h.push_str(r#"<div class="wf-pair">"#);
+            for (k, w) in compare::waterfall_of((a, ra), (b, rb)).iter().enumerate() {
+                let id = if k == 0 {
+                    "waterfall"
+                } else {
+                    "waterfall-serve"
+                };
+                h.push_str(&waterfall_html(w, id, cols[0].0, cols[1].0));
             }
-            Err(e) => {
-                let _ = write!(h, "<p class=\"notice\">No waterfall: {}</p>", escape(&e));
-            }
+            h.push_str("</div>");
         }
+        (Some(_), Some(_)) => h.push_str(
+            r#"<p class="notice">No waterfall: one of the first two scenarios cannot run.</p>"#,
+        ),
+        _ => {}
     }
     h.push_str(&sources_html(&picked, &jobs));
     h
@@ -479,7 +482,10 @@ fn waterfall_html(w: &Waterfall, id: &str, a: &str, b: &str) -> String {
 
 /// The sourced figures each scenario rests on, numbered to a list of sources, and each
 /// scenario's link: what a printed memo needs to be checked.
-fn sources_html(picked: &[&Saved], jobs: &[Option<engine::job::Job>]) -> String {
+fn sources_html(
+    picked: &[&Saved],
+    jobs: &[Option<(engine::job::Job, engine::job::JobReport)>],
+) -> String {
     let mut cites: Vec<String> = Vec::new();
     let mut cite = |s: engine::Source| -> usize {
         let text = match s {
@@ -501,7 +507,10 @@ fn sources_html(picked: &[&Saved], jobs: &[Option<engine::job::Job>]) -> String 
     };
     let figs: Vec<Option<Vec<compare::KeyFigure>>> = jobs
         .iter()
-        .map(|j| j.as_ref().and_then(|j| compare::key_figures(j).ok()))
+        .map(|j| {
+            j.as_ref()
+                .and_then(|(j, r)| compare::key_figures_of(j, r).ok())
+        })
         .collect();
     let Some(labels) = figs
         .iter()
@@ -578,19 +587,6 @@ fn factor(v: f64, unit: &str) -> String {
         "of peak" => format!("{}% of peak", sig(v * 100.0, 3)),
         "$/h" => format!("${}/h", sig(v, 4)),
         "×" => format!("{}×", sig(v, 4)),
-        _ => {
-            let (k, p) = [
-                (1e18, "E"),
-                (1e15, "P"),
-                (1e12, "T"),
-                (1e9, "G"),
-                (1e6, "M"),
-                (1e3, "k"),
-            ]
-            .into_iter()
-            .find(|(k, _)| v.abs() >= *k)
-            .unwrap_or((1.0, ""));
-            format!("{} {p}{unit}", sig(v / k, 4))
-        }
+        _ => engine::units::si(v, unit),
     }
 }

@@ -117,26 +117,11 @@ impl Model {
     pub fn parse_spec(spec: &str) -> Result<Model, WorkloadError> {
         let body = spec.strip_prefix(PREFIX).unwrap_or(spec);
         let mut m = Model {
-            id: String::new(),
             name: String::from("Custom model"),
-            layers: 0,
-            hidden: 0,
-            heads: 0,
-            kv_heads: 0,
-            ffn: 0,
             gated: true,
-            vocab: 0,
             seq: 4096,
-            experts: 0,
-            active_experts: 0,
-            shared_experts: 0,
-            expert_ffn: 0,
-            dense_layers: 0,
-            head_dim: 0,
-            tied: false,
-            qkv_bias: false,
-            mla: None,
             router: true,
+            ..Model::default()
         };
         for part in body.split(',').filter(|p| !p.trim().is_empty()) {
             if let Some(name) = part.strip_prefix("n:") {
@@ -534,7 +519,11 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
         }
     };
     let gpt2 = kind == "gpt2" || (kind.is_empty() && v.get("n_embd").is_some());
-    let mut m = Model::parse_spec("m:l1,d1,h1,kv1,f1,v1").map_err(|e| format!("{e}"))?;
+    let mut m = Model {
+        gated: true,
+        router: true,
+        ..Model::default()
+    };
     if gpt2 {
         m.hidden = need("n_embd")?;
         m.layers = need("n_layer")?;

@@ -8,7 +8,7 @@ use crate::dtype::Dtype;
 use super::WorkloadError;
 
 /// A transformer's shape. MoE models set `experts` > 0.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Model {
     /// Stable id: `llama3-70b`.
@@ -202,16 +202,7 @@ pub fn models() -> Vec<Model> {
         gated,
         vocab,
         seq,
-        experts: 0,
-        active_experts: 0,
-        shared_experts: 0,
-        expert_ffn: 0,
-        dense_layers: 0,
-        head_dim: 0,
-        tied: false,
-        qkv_bias: false,
-        mla: None,
-        router: false,
+        ..Model::default()
     };
     let mut mixtral = m(
         "mixtral-8x7b",
