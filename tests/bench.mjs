@@ -94,6 +94,8 @@ async function inputLatency(query, selector, values) {
       out.push(performance.now() - t0);
       const c = document.querySelector('#roofline-canvas');
       if (c) (window.drawMs ??= []).push(Number(c.dataset.drawMs));
+      const s = document.querySelector('#serving-timing');
+      if (s && sel.includes('wtpot')) (window.drawMs ??= []).push(Number(s.dataset.ms), Number(s.dataset.points));
     }
     return [out, window.drawMs ?? []];
   }, [selector, values]);
@@ -106,6 +108,11 @@ const [chart, draws] = await inputLatency('?page=roofline', 'input[name=rfmt][va
 // the platforms table and the by-format comparison (the layout-search panel runs in slices).
 const [job] = await inputLatency('?page=workload', 'input[name=wgbs]', ['512', '1024', '2048', '768']);
 console.log(`workload input change → job, tornado, break-even, platforms recomputed: p50 ${ms(pct(job, 50))}, p95 ${ms(pct(job, 95))}`);
+// The serving curves: a new TPOT target re-evaluates every platform's configurations.
+const [serving, served] = await inputLatency('?page=workload', 'input[name=wtpot]', ['50', '40', '30', '60']);
+const evalMs = served.filter((_, i) => i % 2 === 0);
+const points = served[1];
+console.log(`serving target change → ${points} configurations on 4 platforms evaluated: p50 ${ms(pct(evalMs, 50))}, p95 ${ms(pct(evalMs, 95))} (budget ${FRAME_MS} ms); with the chart and tables redrawn: p50 ${ms(pct(serving, 50))}, p95 ${ms(pct(serving, 95))}`);
 console.log(`input change → table recomputed: p50 ${ms(pct(table, 50))}, p95 ${ms(pct(table, 95))}; → roofline recomputed and redrawn: p50 ${ms(pct(chart, 50))}, p95 ${ms(pct(chart, 95))}, of which drawing the canvas p50 ${ms(pct(draws, 50))}, p95 ${ms(pct(draws, 95))} (budget ${FRAME_MS} ms)`);
 // 4. The link-level simulation in the browser: all-reduce of 1 GiB on the 4×4×16 torus.
 const simMs = [];

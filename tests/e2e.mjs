@@ -771,6 +771,69 @@ test('your own model: a pasted config.json is counted, priced, and travels in th
   await fresh.context().close();
 });
 
+test('serving against targets: the curve on several platforms, and the cheapest configuration meeting a TTFT and TPOT target', async () => {
+  const page = await open('?page=workload&wmodel=llama3-70b&wdtype=fp8');
+  await page.waitForSelector('#serving-chart');
+  // At least three platforms, each with points and a frontier line.
+  const drawn = await page.$$eval('#serving-chart g.platform', (gs) => gs.map((g) => [g.dataset.system, Number(g.dataset.points), g.querySelectorAll('circle.pt').length]));
+  assert.ok(drawn.filter(([, n, c]) => n > 10 && n === c).length >= 3, JSON.stringify(drawn));
+  // The table's rows and the answer agree: the named platform has the lowest $/Mtok, and its
+  // point meets both targets.
+  const cheapestRow = async () => page.$$eval('#serving-cheapest tbody tr', (rows) => rows
+    .map((r) => ({ sys: r.dataset.system, usd: Number(r.querySelector('[data-usd-mtok]')?.dataset.usdMtok ?? NaN), cells: [...r.querySelectorAll('td')].map((c) => c.textContent) }))
+    .filter((r) => Number.isFinite(r.usd)));
+  const seconds = (t) => (t.endsWith(' ms') ? parseFloat(t) / 1e3 : parseFloat(t));
+  let rows = await cheapestRow();
+  assert.ok(rows.length >= 3, JSON.stringify(rows));
+  for (const r of rows) {
+    assert.ok(seconds(r.cells[2]) <= 2 && seconds(r.cells[3]) <= 0.05, JSON.stringify(r));
+  }
+  const min = rows.reduce((a, b) => (b.usd < a.usd ? b : a));
+  assert.equal(await page.getAttribute('#serving-answer', 'data-system'), min.sys);
+  const loose = min.usd;
+  // A tighter target: 500 ms to the first token and 20 ms a token. Every cheapest point meets
+  // it, the link keeps it, and it costs more.
+  await page.fill('input[name=wttft]', '500');
+  await page.press('input[name=wttft]', 'Enter');
+  await page.fill('input[name=wtpot]', '20');
+  await page.press('input[name=wtpot]', 'Enter');
+  await page.waitForFunction(() => /TTFT ≤ 500 ms and TPOT ≤ 20 ms/.test(document.querySelector('#serving-answer').textContent));
+  rows = await cheapestRow();
+  for (const r of rows) {
+    assert.ok(seconds(r.cells[2]) <= 0.5 && seconds(r.cells[3]) <= 0.02, JSON.stringify(r));
+  }
+  const tight = rows.reduce((a, b) => (b.usd < a.usd ? b : a));
+  assert.ok(tight.usd > loose, `${tight.usd} after ${loose}`);
+  // The address bar follows a moment after the page.
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('wtpot') === '0.02');
+  assert.equal(new URL(page.url()).searchParams.get('wttft'), '0.5');
+  // A bad target is refused with a message; the target stays.
+  await page.fill('input[name=wtpot]', 'fast');
+  await page.press('input[name=wtpot]', 'Enter');
+  assert.match(await page.textContent('#serving-curves .error'), /TPOT.*'fast' is not a number of milliseconds/);
+  assert.equal(new URL(page.url()).searchParams.get('wtpot'), '0.02');
+  // Another platform, and per dollar: both in the link, and a fresh browser draws the same.
+  await page.click('#serving-curves .platform-picks summary');
+  await page.check('input[name=wcurve][value=mi355x-8]');
+  await page.selectOption('select[name=wcy]', 'usd');
+  await page.waitForFunction(() => document.querySelectorAll('#serving-chart g.platform').length === 5);
+  assert.match(await page.textContent('#serving-chart'), /output tokens per \$/);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('wcy') === 'usd');
+  const link = new URL(page.url());
+  assert.match(link.searchParams.get('wcurve'), /mi355x-8/);
+  const fresh = await open(link.search);
+  await fresh.waitForSelector('#serving-chart');
+  assert.equal(await fresh.textContent('#serving-answer'), await page.textContent('#serving-answer'));
+  // 200 points and more evaluate within a frame (measured on the page, figure in the bench).
+  const ms = Number(await fresh.getAttribute('#serving-timing', 'data-ms'));
+  const points = Number(await fresh.getAttribute('#serving-timing', 'data-points'));
+  assert.ok(points >= 200, `${points} points`);
+  console.log(`    ${points} serving points in ${ms.toFixed(1)} ms`);
+  assert.deepEqual([...page.errors, ...fresh.errors], []);
+  await page.context().close();
+  await fresh.context().close();
+});
+
 let passed = 0;
 let failed = 0;
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;

@@ -5,5 +5,6 @@ pub mod collectives;
 pub mod compare;
 pub mod lazy;
 pub mod roofline;
+pub mod serving;
 pub mod topology;
 pub mod workload;

@@ -38,6 +38,8 @@ commands:
         [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
   serve-curve --system ID --model M --dtype F [--prompt P] [--output O] [--all]
               [--slo-ttft 2s --slo-tpot 50ms] [--usd-per-chip-hour X] [--json]
+  serve-curve --link URL [--json]        the Workload page's serving view of a link: each
+                                         platform's cheapest configuration meeting its targets
                                          throughput per chip and $/Mtok against tokens/s per
                                          user over chips per replica and batch (the frontier,
                                          or --all points), TTFT and TPOT of each, and the
@@ -671,11 +673,15 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "usd-per-chip-hour",
                     "slo-ttft",
                     "slo-tpot",
+                    "link",
                 ],
                 &["json", "all"],
             )?;
             no_positionals(&a)?;
-            serve_curve(&a, false)
+            match a.value("link") {
+                Some(link) => serving_of_link(link, a.flag("json")),
+                None => serve_curve(&a, false),
+            }
         }
         "model" => {
             let a = Args::parse(rest, &["model", "model-config"], &["json"])?;
@@ -1446,6 +1452,59 @@ fn duration(v: Option<&str>, name: &str) -> Result<f64, Usage> {
             "--{name} wants a duration such as 2s, 50ms or 0.2 (up to an hour), got '{v}'"
         ))),
     }
+}
+
+/// The Workload page's serving view of a link: each platform's cheapest configuration
+/// meeting the link's targets, at the platform's own price, and the cheapest of all.
+fn serving_of_link(link: &str, as_json: bool) -> Result<String, Usage> {
+    let sc = scenario_of_link(link)?;
+    let s = engine::serving::serving(&sc.job);
+    let best = s.cheapest();
+    let rows: Vec<Value> = s
+        .platforms
+        .iter()
+        .map(|c| {
+            json!({"system": c.system, "usd_per_chip_hour": c.usd_per_chip_hour.value,
+                "configurations": c.points.len(), "error": c.error,
+                "cheapest": c.cheapest.map(|p| json!({"chips_per_replica": p.tp, "batch": p.batch,
+                    "ttft_s": p.ttft_s, "tpot_s": p.tpot_s, "tokens_per_s_per_user": p.interactivity(),
+                    "tokens_per_s_per_chip": p.tokens_per_s_per_chip, "usd_per_mtok": c.usd_per_mtok(&p)}))})
+        })
+        .collect();
+    if as_json {
+        return Ok(pretty(&json!({
+            "model": sc.job.model, "dtype": sc.job.dtype.id(), "prompt": sc.job.prompt,
+            "output": sc.job.output, "targets": {"ttft_s": s.ttft_s, "tpot_s": s.tpot_s},
+            "platforms": rows, "cheapest": best.map(|(i, _)| s.platforms[i].system.clone()),
+        })));
+    }
+    let mut out = format!(
+        "{} in {}, {} prompt and {} output tokens; targets TTFT ≤ {} ms, TPOT ≤ {} ms\n",
+        sc.job.model,
+        sc.job.dtype,
+        sc.job.prompt,
+        sc.job.output,
+        sig(s.ttft_s * 1e3, 4),
+        sig(s.tpot_s * 1e3, 4)
+    );
+    for (i, c) in s.platforms.iter().enumerate() {
+        let mark = if best.is_some_and(|(j, _)| j == i) {
+            "*"
+        } else {
+            " "
+        };
+        let _ = match (c.cheapest, &c.error) {
+            (Some(p), _) => writeln!(
+                out,
+                "{mark} {:<16} {:>4} chips × {:>5}: TTFT {:>7.1} ms, TPOT {:>6.2} ms, {:>8.0} tok/s per chip at ${:.3}/chip-h: ${:.3}/Mtok",
+                c.system, p.tp, p.batch, p.ttft_s * 1e3, p.tpot_s * 1e3, p.tokens_per_s_per_chip,
+                c.usd_per_chip_hour.value, c.usd_per_mtok(&p)
+            ),
+            (None, Some(e)) => writeln!(out, "  {:<16} {e}", c.system),
+            (None, None) => writeln!(out, "  {:<16} no configuration meets the targets", c.system),
+        };
+    }
+    Ok(out.trim_end().to_string())
 }
 
 /// The serving curve of a model on a system, and the cheapest point meeting the targets.

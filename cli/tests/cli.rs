@@ -815,3 +815,53 @@ fn serving_against_latency_targets() {
         "duration",
     );
 }
+
+/// A link's serving view names the same point as `serve-curve` on that platform alone: the
+/// page and the CLI evaluate one engine function.
+#[test]
+fn a_links_serving_view_agrees_with_the_single_platform_curve() {
+    let v = json(&[
+        "serve-curve",
+        "--link",
+        "?v=2&page=workload&wsys=hgx-h200-8&wmodel=llama3-70b&wdtype=fp8&wttft=0.5&wtpot=0.03&wcurve=gb200-nvl72,trn2-ultra-64",
+        "--json",
+    ]);
+    let platforms = v["platforms"].as_array().unwrap();
+    assert_eq!(platforms.len(), 3);
+    assert_eq!(platforms[0]["system"], "hgx-h200-8");
+    let h200 = &platforms[0]["cheapest"];
+    let one = json(&[
+        "serve-curve",
+        "--system",
+        "hgx-h200-8",
+        "--model",
+        "llama3-70b",
+        "--dtype",
+        "fp8",
+        "--slo-ttft",
+        "500ms",
+        "--slo-tpot",
+        "30ms",
+        "--json",
+    ]);
+    for k in [
+        "chips_per_replica",
+        "batch",
+        "ttft_s",
+        "tpot_s",
+        "tokens_per_s_per_chip",
+    ] {
+        assert_eq!(h200[k], one["cheapest"][k], "{k}");
+    }
+    // The cheapest of all has the lowest $/Mtok of the three.
+    let usd = |p: &Value| {
+        p["cheapest"]["usd_per_mtok"]
+            .as_f64()
+            .unwrap_or(f64::INFINITY)
+    };
+    let best = platforms
+        .iter()
+        .min_by(|a, b| usd(a).total_cmp(&usd(b)))
+        .unwrap();
+    assert_eq!(v["cheapest"], best["system"]);
+}

@@ -69,9 +69,9 @@ const KEYS: &[&str] = &[
     "v", "page", "chips", "fmt", "rfmt", "op", "custom", "sys", "sel", "fail", "csys", "cop",
     "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens", "wgbs", "weff",
     "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue", "wkwh", "wopt", "wchip",
-    "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref", "wlever", "kern", "km", "kn", "kk",
-    "kin", "kins", "kw", "kws", "kacc", "kout", "kdist", "kseed", "ksr", "ksat", "dev", "zzz", "",
-    "V", "wnodes ", "%77nodes", "k",
+    "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref", "wlever", "wttft", "wtpot", "wcurve",
+    "wcy", "kern", "km", "kn", "kk", "kin", "kins", "kw", "kws", "kacc", "kout", "kdist", "kseed",
+    "ksr", "ksat", "dev", "zzz", "", "V", "wnodes ", "%77nodes", "k",
 ];
 
 /// The decoder's ranges for the job's real-valued keys (a value at either end is accepted).
@@ -90,6 +90,8 @@ const RANGES: &[(&str, f64, f64)] = &[
     ("wyears", 0.5, 20.0),
     ("wpue", 1.0, 3.0),
     ("wkwh", 0.0, 5.0),
+    ("wttft", 0.001, 3600.0),
+    ("wtpot", 0.0001, 60.0),
 ];
 
 /// Values that are wrong almost everywhere.

@@ -74,7 +74,19 @@ pub struct Job {
     pub compare_with: String,
     /// The input the break-even chart moves.
     pub lever: Lever,
+    /// Serving target: the longest time to first token, s.
+    pub ttft_s: f64,
+    /// Serving target: the longest time per output token, s.
+    pub tpot_s: f64,
+    /// The platforms whose serving curves are drawn beside the job's own (system ids).
+    pub curve_systems: Vec<String>,
+    /// Whether the serving chart plots throughput per dollar rather than per chip.
+    pub curve_per_usd: bool,
 }
+
+/// The platforms whose serving curves are drawn beside the job's own by default: one HGX
+/// node, one NVL72 rack and one Trainium UltraServer of each generation.
+pub const CURVE_SYSTEMS: [&str; 3] = ["hgx-h200-8", "gb200-nvl72", "trn3-ultra-144"];
 
 impl Default for Job {
     fn default() -> Self {
@@ -105,6 +117,10 @@ impl Default for Job {
             load: 0.8,
             compare_with: "hgx-h100-8".into(),
             lever: Lever::Efficiency,
+            ttft_s: 2.0,
+            tpot_s: 0.05,
+            curve_systems: CURVE_SYSTEMS.iter().map(|s| (*s).into()).collect(),
+            curve_per_usd: false,
         }
     }
 }
@@ -194,7 +210,7 @@ fn ownership(sys: &System, chip: &str) -> tco::Ownership {
 }
 
 /// The price model of a job on `sys`.
-fn pricing(job: &Job, sys: &System, chip: &str) -> (Pricing, Sourced<f64>) {
+pub(crate) fn pricing(job: &Job, sys: &System, chip: &str) -> (Pricing, Sourced<f64>) {
     if job.owned {
         let mut o = ownership(sys, chip);
         o.years = job.years;
@@ -253,7 +269,7 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
 
 /// The accepted range of each numeric input of a job, by its link key. Links, scenario files,
 /// the CLI and [`evaluate`] all hold a job to these, so one rule decides what is a job.
-pub const RANGES: [(&str, &str, f64, f64); 14] = [
+pub const RANGES: [(&str, &str, f64, f64); 16] = [
     ("wtokens", "training tokens", 1.0, 1e16),
     ("weff", "matmul efficiency", 0.01, 1.0),
     ("wprice", "$ per chip-hour", 0.0001, 1000.0),
@@ -268,6 +284,8 @@ pub const RANGES: [(&str, &str, f64, f64); 14] = [
     ("wov", "communication overlap", 0.0, 1.0),
     ("wnet", "networking $ per chip", 0.0, 1e6),
     ("wload", "average load", 0.05, 1.0),
+    ("wttft", "time-to-first-token target (s)", 0.001, 3600.0),
+    ("wtpot", "time-per-output-token target (s)", 0.0001, 60.0),
 ];
 
 /// The range of numeric input `key` (a link key), if it has one.
@@ -284,7 +302,7 @@ pub const MAX_CHIPS: u64 = 1 << 20;
 
 impl Job {
     /// Each numeric input with its link key (unset optional inputs left out).
-    fn numbers(&self) -> [(&'static str, Option<f64>); 14] {
+    fn numbers(&self) -> [(&'static str, Option<f64>); 16] {
         [
             ("wtokens", Some(self.tokens)),
             ("weff", self.efficiency),
@@ -300,6 +318,8 @@ impl Job {
             ("wov", self.overlap),
             ("wnet", self.network_usd),
             ("wload", Some(self.load)),
+            ("wttft", Some(self.ttft_s)),
+            ("wtpot", Some(self.tpot_s)),
         ]
     }
 

@@ -21,6 +21,7 @@ pub mod kernels;
 pub mod reliability;
 pub mod roofline;
 pub mod scenario;
+pub mod serving;
 pub mod source;
 pub mod system;
 pub mod tco;

@@ -34,6 +34,8 @@ const KERNEL_KEYS: [&str; 14] = [
 
 /// Most chips or operations a link may hold; more is treated as malformed input.
 pub const MAX_ITEMS: usize = 32;
+/// Most platforms a serving chart draws besides the job's own.
+pub const MAX_CURVES: usize = 7;
 
 /// A page of the app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,7 +269,8 @@ impl Scenario {
         let mut out: Vec<String> = Vec::new();
         let named = core::iter::once(&self.topology.system)
             .chain(self.collectives.systems.iter())
-            .chain([&self.job.system, &self.job.compare_with]);
+            .chain([&self.job.system, &self.job.compare_with])
+            .chain(self.job.curve_systems.iter());
         for id in named {
             if id.starts_with(system::EDIT_PREFIX) && !out.contains(id) {
                 out.push(id.clone());
@@ -465,6 +468,13 @@ impl Scenario {
         q.push(format!("wload={}", j.load));
         q.push(format!("wref={}", enc(&j.compare_with)));
         q.push(format!("wlever={}", j.lever.id()));
+        q.push(format!("wttft={}", j.ttft_s));
+        q.push(format!("wtpot={}", j.tpot_s));
+        q.push(format!("wcurve={}", enc(&j.curve_systems.join(","))));
+        q.push(format!(
+            "wcy={}",
+            if j.curve_per_usd { "usd" } else { "chip" }
+        ));
         for (k, v) in self.kernel.to_pairs() {
             q.push(format!("{k}={}", enc(&v)));
         }
@@ -730,7 +740,7 @@ impl Scenario {
                     ),
                 },
                 "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" | "wchip"
-                | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" => {
+                | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" | "wttft" | "wtpot" => {
                     let (lo, hi) = crate::job::range(k).unwrap_or((0.0, 0.0));
                     match v.parse::<f64>() {
                         Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k.as_str() {
@@ -747,6 +757,8 @@ impl Scenario {
                             "wov" => s.job.overlap = Some(x),
                             "wnet" => s.job.network_usd = Some(x),
                             "wload" => s.job.load = x,
+                            "wttft" => s.job.ttft_s = x,
+                            "wtpot" => s.job.tpot_s = x,
                             _ => s.job.usd_per_kwh = x,
                         },
                         _ => note(
@@ -756,6 +768,24 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "wcy" => match v.as_str() {
+                    "usd" | "chip" => s.job.curve_per_usd = v == "usd",
+                    _ => note("wcy", format!("'{}' is not chip or usd; per chip", clip(v))),
+                },
+                "wcurve" => {
+                    // An empty list is a choice too: the job's own platform alone.
+                    let mut list = Vec::new();
+                    for id in v.split(',').filter(|x| !x.is_empty()) {
+                        match system::find(id) {
+                            Ok(_) if !list.iter().any(|x| x == id) && list.len() < MAX_CURVES => {
+                                list.push(id.to_string());
+                            }
+                            Ok(_) => {}
+                            Err(e) => note("wcurve", format!("{e}; skipped")),
+                        }
+                    }
+                    s.job.curve_systems = list;
+                }
                 "dev" => match crate::kernels::device::parse_spec(v) {
                     Ok(d) => s.device = d,
                     Err(e) => note("dev", format!("{e}; measured roofs dropped")),
@@ -893,7 +923,8 @@ mod tests {
             "cop", "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens",
             "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
             "wkwh", "wopt", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref",
-            "wlever", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
+            "wlever", "wttft", "wtpot", "wcurve", "wcy", "kern", "km", "kin", "kins", "kacc",
+            "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1089,6 +1120,10 @@ mod tests {
                 load: 0.7,
                 compare_with: "trn3-ultra-144".into(),
                 lever: crate::job::Lever::Discount,
+                ttft_s: 0.45,
+                tpot_s: 0.04,
+                curve_systems: alloc::vec!["gb300-nvl72".into(), "mi355x-8".into()],
+                curve_per_usd: true,
             },
             kernel: crate::kernels::KernelSpec {
                 kernel: crate::kernels::Kernel::Softmax,

@@ -171,6 +171,7 @@ pub fn WorkloadPage() -> impl IntoView {
                 }
             }}
             // Outside the closure above, so an input change updates them in place.
+            <super::serving::ServingCurves job=job/>
             <LayoutSearchPanel job=job/>
             <BreakEven job=job report=report/>
             <Platforms job=job report=report/>
@@ -201,7 +202,7 @@ fn default_efficiency(j: &Job) -> f64 {
     engine::find(&chip_of(j)).map_or(0.8, |c| engine::efficiency::default_bf16(&c).value)
 }
 
-fn thousands(x: f64) -> String {
+pub(crate) fn thousands(x: f64) -> String {
     let s = format!("{:.0}", x);
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
@@ -1189,7 +1190,7 @@ fn RunCalibration(
 
 /// A chart's download buttons (SVG and PNG of the chart, CSV of its data table) and that
 /// table, folded: the chart's text alternative.
-fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>]) -> String {
     use crate::widgets::escape;
     let mut h = format!(
         r#"<div class="export"><button type="button" class="small" data-svg="{chart}">SVG</button><button type="button" class="small" data-png="{chart}">PNG</button><button type="button" class="small" data-csv="{table}">CSV</button></div><details class="chart-data"><summary>The chart's data</summary><div class="table-wrap"><table class="grid" id="{table}"><thead><tr>"#

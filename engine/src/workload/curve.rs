@@ -12,7 +12,7 @@
 
 use alloc::vec::Vec;
 
-use super::serve::{infer, InferConfig};
+use super::serve::{infer_with, InferConfig};
 use super::WorkloadError;
 use crate::chip::Chip;
 use crate::system::Cluster;
@@ -54,7 +54,7 @@ pub fn point(
     chip: &Chip,
     base: &InferConfig,
 ) -> Result<ServePoint, WorkloadError> {
-    let r = infer(cluster, chip, base)?;
+    let r = infer_with(cluster, chip, base, false)?;
     let out = f64::from(base.output);
     let b = f64::from(base.batch);
     let step = r.decode_step.get();

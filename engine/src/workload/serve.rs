@@ -118,6 +118,17 @@ pub fn infer(
     chip: &Chip,
     cfg: &InferConfig,
 ) -> Result<InferReport, WorkloadError> {
+    infer_with(cluster, chip, cfg, true)
+}
+
+/// [`infer`], with the formula written out only when `explain` is set: a serving curve
+/// evaluates hundreds of points and shows none of their formulas.
+pub(crate) fn infer_with(
+    cluster: &Cluster,
+    chip: &Chip,
+    cfg: &InferConfig,
+    explain: bool,
+) -> Result<InferReport, WorkloadError> {
     let m = &cfg.model;
     if cfg.batch == 0 || cfg.prompt == 0 || cfg.output == 0 {
         return Err(WorkloadError::BadInput(
@@ -223,7 +234,10 @@ pub fn infer(
             attention: Seconds::new(t_attn),
             tp_comm: Seconds::new(tp_comm),
         },
-        formula: format!(
+        formula: if !explain {
+            String::new()
+        } else {
+            format!(
             "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
             cfg.dtype,
             Seconds::new(t_compute),
@@ -240,6 +254,7 @@ pub fn infer(
             eff.ratio.value,
             cfg.kernel_factor,
             Seconds::new(prefill)
-        ),
+        )
+        },
     })
 }

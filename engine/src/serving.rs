@@ -1,0 +1,247 @@
+//! The serving view of a job: the throughput-versus-interactivity curve of its model on its
+//! own platform and on the platforms drawn beside it, each priced at that platform's own
+//! rate, and the cheapest configuration on each that meets the job's TTFT and TPOT targets.
+//!
+//! Each curve is one scale-up domain's worth of configurations
+//! ([`crate::workload::curve::curve`]): a replica's chips and its concurrent sequences. Per
+//! chip and per dollar do not depend on how many replicas a cluster holds.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::job::{self, Job};
+use crate::source::Sourced;
+use crate::system::{self, Cluster};
+use crate::workload::curve::{cheapest, curve, frontier, ServePoint};
+use crate::workload::{find_model, infer, InferConfig};
+
+/// One platform's curve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlatformCurve {
+    /// System id.
+    pub system: String,
+    /// System name.
+    pub name: String,
+    /// Price of a chip-hour on it (the job's pricing: rented at the platform's own rate, or
+    /// owned at its own chip price).
+    pub usd_per_chip_hour: Sourced<f64>,
+    /// Every configuration that fits, by interactivity.
+    pub points: Vec<ServePoint>,
+    /// The points no other beats on both throughput per chip and interactivity.
+    pub frontier: Vec<ServePoint>,
+    /// The configuration with the most throughput per chip that meets the targets.
+    pub cheapest: Option<ServePoint>,
+    /// Why no configuration fits, when none does.
+    pub error: Option<String>,
+}
+
+impl PlatformCurve {
+    /// $ per million output tokens at point `p`.
+    #[must_use]
+    pub fn usd_per_mtok(&self, p: &ServePoint) -> f64 {
+        p.usd_per_mtok(self.usd_per_chip_hour.value)
+    }
+    /// Output tokens per dollar at point `p`.
+    #[must_use]
+    pub fn tokens_per_usd(&self, p: &ServePoint) -> f64 {
+        p.tokens_per_s_per_chip * 3600.0 / self.usd_per_chip_hour.value
+    }
+}
+
+/// A job's serving curves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Serving {
+    /// Time-to-first-token target, s.
+    pub ttft_s: f64,
+    /// Time-per-output-token target, s.
+    pub tpot_s: f64,
+    /// The job's platform first, then the others drawn beside it.
+    pub platforms: Vec<PlatformCurve>,
+}
+
+impl Serving {
+    /// The platform and point with the lowest $ per million tokens meeting the targets.
+    #[must_use]
+    pub fn cheapest(&self) -> Option<(usize, ServePoint)> {
+        self.platforms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.cheapest.map(|p| (i, p, c.usd_per_mtok(&p))))
+            .min_by(|a, b| a.2.total_cmp(&b.2))
+            .map(|(i, p, _)| (i, p))
+    }
+    /// Points evaluated over every platform.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.platforms.iter().map(|c| c.points.len()).sum()
+    }
+    /// Whether no platform has a point.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The job's platforms: its own, then [`Job::curve_systems`] without repeats.
+#[must_use]
+pub fn platforms(job: &Job) -> Vec<String> {
+    let mut ids = alloc::vec![job.system.clone()];
+    for s in &job.curve_systems {
+        if !ids.contains(s) {
+            ids.push(s.clone());
+        }
+    }
+    ids
+}
+
+/// The curve of the job's model on `system` at the job's prompt and output lengths, format
+/// and targets.
+#[must_use]
+pub fn platform_curve(job: &Job, system_id: &str) -> PlatformCurve {
+    let on = if system_id == job.system {
+        job.clone()
+    } else {
+        job.moved_to(system_id, 1)
+    };
+    let fail = |name: String, why: String| PlatformCurve {
+        system: system_id.to_string(),
+        name,
+        usd_per_chip_hour: Sourced::assumption(f64::NAN),
+        points: Vec::new(),
+        frontier: Vec::new(),
+        cheapest: None,
+        error: Some(why),
+    };
+    let sys = match system::find(system_id) {
+        Ok(s) => s,
+        Err(e) => return fail(system_id.to_string(), e.to_string()),
+    };
+    let name = sys.name.to_string();
+    let (chip, model) = match (crate::catalog::find(sys.chip), find_model(&on.model)) {
+        (Ok(c), Ok(m)) => (c, m),
+        (Err(e), _) => return fail(name, e.to_string()),
+        (_, Err(e)) => return fail(name, e.to_string()),
+    };
+    let (_, rate) = job::pricing(&on, &sys, &chip.id);
+    let base = InferConfig {
+        matmul_efficiency: Some(job::efficiency(&on, &chip).value),
+        ..InferConfig::new(model, on.dtype, 1, on.prompt.max(1), on.output.max(1))
+    };
+    let cluster = Cluster {
+        system: sys,
+        nodes: 1,
+    };
+    let points = curve(&cluster, &chip, &base);
+    let error = if points.is_empty() {
+        // The largest replica at one sequence says why nothing fits.
+        let widest = InferConfig {
+            tp: Some(cluster.system.chips()),
+            ..base
+        };
+        Some(infer(&cluster, &chip, &widest).map_or_else(
+            |e| e.to_string(),
+            |_| format!("no configuration fits one {name}"),
+        ))
+    } else {
+        None
+    };
+    PlatformCurve {
+        system: system_id.to_string(),
+        name,
+        usd_per_chip_hour: rate,
+        frontier: frontier(&points),
+        cheapest: cheapest(&points, job.ttft_s, job.tpot_s),
+        points,
+        error,
+    }
+}
+
+/// The job's serving curves on all its platforms.
+#[must_use]
+pub fn serving(job: &Job) -> Serving {
+    Serving {
+        ttft_s: job.ttft_s,
+        tpot_s: job.tpot_s,
+        platforms: platforms(job)
+            .iter()
+            .map(|s| platform_curve(job, s))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Dtype;
+
+    #[test]
+    fn the_default_job_draws_four_platforms_priced_at_their_own_rates() {
+        let s = serving(&Job::default());
+        assert_eq!(s.platforms.len(), 4);
+        assert_eq!(s.platforms[0].system, "trn2-ultra-64");
+        for c in &s.platforms {
+            assert!(c.error.is_none(), "{}: {:?}", c.system, c.error);
+            assert!(c.points.len() >= 20, "{}: {}", c.system, c.points.len());
+            assert!(c.usd_per_chip_hour.value > 0.0);
+            // Per dollar is per chip divided by the platform's own price.
+            let p = c.frontier[0];
+            let per_usd = c.tokens_per_usd(&p);
+            assert!(
+                (per_usd * c.usd_per_mtok(&p) / 1e6 - 1.0).abs() < 1e-12,
+                "{}",
+                c.system
+            );
+        }
+        // A whole scale-up domain of curves: well over 200 points in all.
+        assert!(s.len() > 200, "{}", s.len());
+    }
+
+    #[test]
+    fn the_cheapest_configuration_meets_the_targets_and_tighter_ones_cost_more() {
+        let loose = Job {
+            dtype: Dtype::Fp8,
+            ttft_s: 2.0,
+            tpot_s: 0.1,
+            ..Job::default()
+        };
+        let tight = Job {
+            tpot_s: 0.015,
+            ..loose.clone()
+        };
+        let (a, b) = (serving(&loose), serving(&tight));
+        let (ia, pa) = a.cheapest().expect("the loose targets are met");
+        let (ib, pb) = b.cheapest().expect("the tight targets are met");
+        assert!(pa.ttft_s <= 2.0 && pa.tpot_s <= 0.1);
+        assert!(pb.ttft_s <= 2.0 && pb.tpot_s <= 0.015);
+        let cost = |s: &Serving, i: usize, p: &ServePoint| s.platforms[i].usd_per_mtok(p);
+        assert!(cost(&b, ib, &pb) > cost(&a, ia, &pa));
+        // No point on any platform meeting the targets is cheaper than the one named.
+        for c in &b.platforms {
+            for p in c
+                .points
+                .iter()
+                .filter(|p| p.ttft_s <= 2.0 && p.tpot_s <= 0.015)
+            {
+                assert!(c.usd_per_mtok(p) >= cost(&b, ib, &pb) * (1.0 - 1e-12));
+            }
+        }
+    }
+
+    #[test]
+    fn a_platform_that_cannot_hold_the_model_says_why() {
+        let job = Job {
+            model: "llama3-405b".into(),
+            system: "hgx-h100-8".into(),
+            curve_systems: alloc::vec!["mi300x-8".into()],
+            ..Job::default()
+        };
+        let s = serving(&job);
+        let h100 = &s.platforms[0];
+        assert!(h100.points.is_empty());
+        let why = h100.error.as_deref().unwrap();
+        assert!(why.contains("8 chips"), "{why}");
+        // 8 × 192 GB holds 405B in BF16 at one sequence.
+        assert!(!s.platforms[1].points.is_empty());
+    }
+}
