@@ -35,7 +35,11 @@ commands:
                                          step time, tokens/s, MFU, time and cost to train
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
-        [--usd-per-chip-hour X] [--json]  tokens/s, chips needed, cost per million tokens
+        [--usd-per-chip-hour X] [--weight-dtype F] [--kv-dtype F] [--draft K --acceptance A]
+        [--prefix-hit H] [--json]        tokens/s, chips needed, cost per million tokens; the
+                                         weights and KV cache in their own formats, K drafted
+                                         tokens accepted with probability A, a prefix-cache
+                                         hit rate (serve-curve takes the same)
   serve-curve --system ID --model M --dtype F [--prompt P] [--output O] [--all]
               [--slo-ttft 2s --slo-tpot 50ms] [--usd-per-chip-hour X] [--json]
   serve-curve --link URL [--json]        the Workload page's serving view of a link: each
@@ -567,6 +571,11 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "memory-efficiency",
                     "slo-ttft",
                     "slo-tpot",
+                    "weight-dtype",
+                    "kv-dtype",
+                    "draft",
+                    "acceptance",
+                    "prefix-hit",
                 ],
                 &["json"],
             )?;
@@ -603,7 +612,13 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "memory-efficiency",
                     workload::SERVING_MEMORY_EFFICIENCY,
                 )?,
+                weight_dtype: None,
+                kv_dtype: None,
+                draft_tokens: 0,
+                acceptance: 0.0,
+                prefix_hit: 0.0,
             };
+            let cfg = knobs(&a, cfg)?;
             let r = workload::infer(&cluster, &chip, &cfg)?;
             let price = pricing(&a, sys_chip(&cluster))?;
             let v = json!({
@@ -674,6 +689,11 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "slo-ttft",
                     "slo-tpot",
                     "link",
+                    "weight-dtype",
+                    "kv-dtype",
+                    "draft",
+                    "acceptance",
+                    "prefix-hit",
                 ],
                 &["json", "all"],
             )?;
@@ -963,6 +983,41 @@ fn fraction(v: Option<&str>, name: &str, default: f64) -> Result<f64, Usage> {
         return Err(Usage(format!("--{name} must be in (0, 1], got '{x}'")));
     }
     Ok(x)
+}
+
+/// The serving options that change the bill: weight and KV-cache formats, speculative
+/// decoding and the prefix cache (the rest of the configuration left at its defaults).
+fn knobs(a: &Args<'_>, cfg: workload::InferConfig) -> Result<workload::InferConfig, Usage> {
+    let dtype = |k: &str| a.value(k).map(str::parse::<Dtype>).transpose();
+    let rate = |k: &str, default: f64| -> Result<f64, Usage> {
+        match a.value(k) {
+            None => Ok(default),
+            Some(v) => match v.parse::<f64>() {
+                Ok(x) if (0.0..=0.99).contains(&x) => Ok(x),
+                _ => Err(Usage(format!("--{k} must be from 0 to 0.99, got '{v}'"))),
+            },
+        }
+    };
+    let draft = match a.value("draft") {
+        None => 0,
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if n <= workload::MAX_DRAFT => n,
+            _ => {
+                return Err(Usage(format!(
+                    "--draft must be a whole number of tokens from 0 to {}, got '{v}'",
+                    workload::MAX_DRAFT
+                )))
+            }
+        },
+    };
+    Ok(workload::InferConfig {
+        weight_dtype: dtype("weight-dtype")?,
+        kv_dtype: dtype("kv-dtype")?,
+        draft_tokens: draft,
+        acceptance: rate("acceptance", 0.7)?,
+        prefix_hit: rate("prefix-hit", 0.0)?,
+        ..cfg
+    })
 }
 
 /// The price used: `--usd-per-chip-hour`, or the chip's first published rental rate.
@@ -1513,13 +1568,16 @@ fn serve_curve(a: &Args, slo_only: bool) -> Result<String, Usage> {
     let (cluster, chip) = cluster_of(a)?;
     let model = model_of(a)?;
     let dtype: Dtype = a.required("dtype")?.parse()?;
-    let base = workload::InferConfig::new(
-        model,
-        dtype,
-        1,
-        count(a.value("prompt"), "prompt", 1024)?,
-        count(a.value("output"), "output", 256)?,
-    );
+    let base = knobs(
+        a,
+        workload::InferConfig::new(
+            model,
+            dtype,
+            1,
+            count(a.value("prompt"), "prompt", 1024)?,
+            count(a.value("output"), "output", 256)?,
+        ),
+    )?;
     let (ttft, tpot) = (
         duration(a.value("slo-ttft"), "slo-ttft")?,
         duration(a.value("slo-tpot"), "slo-tpot")?,

@@ -92,6 +92,8 @@ const RANGES: &[(&str, f64, f64)] = &[
     ("wkwh", 0.0, 5.0),
     ("wttft", 0.001, 3600.0),
     ("wtpot", 0.0001, 60.0),
+    ("wacc", 0.0, 0.99),
+    ("wprefix", 0.0, 0.99),
 ];
 
 /// Values that are wrong almost everywhere.

@@ -236,6 +236,8 @@ struct Net {
     nccl: Option<nccl::Links>,
     /// Tier sizes of a tiered switch fabric (Trn3), innermost first.
     tiers: Option<Vec<u32>>,
+    /// Whether formulas are written out.
+    explain: bool,
 }
 
 impl Net {
@@ -273,6 +275,7 @@ impl Net {
             net_bw: s.scale_out.value.get() * s.scale_out_efficiency.value,
             net_extra: s.scale_out_latency.value.get(),
             gen,
+            explain: true,
         });
         let tiers = match &fabric {
             Fabric::Tiered { tiers, .. } => Some(tiers.clone()),
@@ -288,13 +291,36 @@ impl Net {
             raw_link,
             nccl,
             tiers,
+            explain: true,
         }
+    }
+    /// The same network with its formulas left unwritten.
+    fn quiet(s: &System) -> Self {
+        let mut n = Self::of(s);
+        n.explain = false;
+        if let Some(l) = &mut n.nccl {
+            l.explain = false;
+        }
+        n
     }
     /// The slowest link a ring through every chip must use.
     fn ring_bw(&self) -> f64 {
         self.links.iter().copied().fold(f64::INFINITY, f64::min)
     }
 }
+
+/// `format!` when `explain` is set, an empty string otherwise: searches that evaluate
+/// thousands of candidates and show none of their formulas skip writing them.
+macro_rules! say {
+    ($explain:expr, $($t:tt)*) => {
+        if $explain {
+            alloc::format!($($t)*)
+        } else {
+            String::new()
+        }
+    };
+}
+pub(crate) use say;
 
 struct Terms {
     lat: f64,
@@ -361,7 +387,13 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
             Terms {
                 lat: steps * a,
                 bw: bytes / b,
-                formula: format!("{f} with n={}, α={}, B={}", net.n, us(a), bps(b)),
+                formula: say!(
+                    net.explain,
+                    "{f} with n={}, α={}, B={}",
+                    net.n,
+                    us(a),
+                    bps(b)
+                ),
             }
         }
         Algorithm::Torus => {
@@ -382,7 +414,7 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
                 return Ok(Terms {
                     lat: diam * a,
                     bw: t_inj.max(t_bis),
-                    formula: format!(
+                    formula: say!(net.explain,
                         "D·α + max(S·(n−1)/(n·inj), n·S/(4·bisection)) with D={diam}, α={}, inj={}, bisection={}",
                         us(a),
                         bps(inj),
@@ -405,7 +437,7 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
                 };
                 lat += l;
                 bw += w;
-                parts.push(format!("k={} at {}", dims[i], bps(b)));
+                parts.push(say!(net.explain, "k={} at {}", dims[i], bps(b)));
                 data /= k;
             }
             if matches!(op, Op::AllReduce) {
@@ -420,7 +452,12 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
             Terms {
                 lat,
                 bw,
-                formula: format!("{f}; axes fast to slow: {}; α={}", parts.join(", "), us(a)),
+                formula: say!(
+                    net.explain,
+                    "{f}; axes fast to slow: {}; α={}",
+                    parts.join(", "),
+                    us(a)
+                ),
             }
         }
         Algorithm::HalvingDoubling => {
@@ -439,12 +476,18 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
             Terms {
                 lat,
                 bw,
-                formula: format!("{f} with n={}, α={}, B={}", net.n, us(a), bps(b)),
+                formula: say!(
+                    net.explain,
+                    "{f} with n={}, α={}, B={}",
+                    net.n,
+                    us(a),
+                    bps(b)
+                ),
             }
         }
         Algorithm::Direct if net.tiers.is_some() => {
             let tiers = net.tiers.as_deref().unwrap_or(&[]);
-            tiered(tiers, &net.links, a, op, s)
+            tiered(tiers, &net.links, a, op, s, net.explain)
         }
         Algorithm::Direct => {
             if net.switch.is_none() {
@@ -465,7 +508,13 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
             Terms {
                 lat: steps * a,
                 bw: bytes / b,
-                formula: format!("{f} with n={}, α={}, B={} per port", net.n, us(a), bps(b)),
+                formula: say!(
+                    net.explain,
+                    "{f} with n={}, α={}, B={} per port",
+                    net.n,
+                    us(a),
+                    bps(b)
+                ),
             }
         }
         Algorithm::InNetwork => {
@@ -478,7 +527,8 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
                 Op::AllReduce => Terms {
                     lat: 2.0 * a,
                     bw: s / b,
-                    formula: format!(
+                    formula: say!(
+                        net.explain,
                         "2α + S/(B·e) with α={}, B·e={} (port × in-network efficiency)",
                         us(a),
                         bps(b)
@@ -487,7 +537,8 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
                 Op::Broadcast => Terms {
                     lat: 2.0 * a,
                     bw: s / b,
-                    formula: format!(
+                    formula: say!(
+                        net.explain,
                         "2α + S/(B·e) (switch multicast) with α={}, B·e={}",
                         us(a),
                         bps(b)
@@ -505,7 +556,7 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
 /// Tier by tier through a tiered switch fabric: at each tier the chips that share its
 /// switch (or its direct links) exchange directly at that tier's port rate, on a shard that
 /// shrinks tier by tier, so the slowest tier (the racks' direct links) moves the least.
-fn tiered(tiers: &[u32], ports: &[f64], a: f64, op: Op, s: f64) -> Terms {
+fn tiered(tiers: &[u32], ports: &[f64], a: f64, op: Op, s: f64, explain: bool) -> Terms {
     let n: f64 = tiers.iter().map(|k| f64::from(*k)).product();
     if op == Op::AllToAll {
         // Each chip's S/n to every other chip: the share bound for another rack crosses the
@@ -521,7 +572,7 @@ fn tiered(tiers: &[u32], ports: &[f64], a: f64, op: Op, s: f64) -> Terms {
         return Terms {
             lat: levels * a,
             bw: t_racks.max(t_rack).max(t_server),
-            formula: format!(
+            formula: say!(explain,
                 "tiers at once: max(other racks S·(n−r)/n ÷ {}, rack S·(r−s)/n (+ forwarded) ÷ {}, server S·(s−1)/n ÷ {}) with n={n}, r={rack}, s={server}",
                 bps(port(2)),
                 bps(port(1)),
@@ -545,7 +596,7 @@ fn tiered(tiers: &[u32], ports: &[f64], a: f64, op: Op, s: f64) -> Terms {
         // slowest tier sets the rate (as the pipelined hierarchy across nodes does).
         lat += a;
         bw = f64::max(bw, w);
-        parts.push(format!("{k} at {}", bps(b)));
+        parts.push(say!(explain, "{k} at {}", bps(b)));
         data /= kf;
     }
     if op == Op::AllReduce {
@@ -555,7 +606,7 @@ fn tiered(tiers: &[u32], ports: &[f64], a: f64, op: Op, s: f64) -> Terms {
     Terms {
         lat,
         bw,
-        formula: format!(
+        formula: say!(explain,
             "{}tier by tier, pipelined: Σᵢ α + maxᵢ (kᵢ−1)/kᵢ · Sᵢ ÷ Bᵢ, Sᵢ₊₁ = Sᵢ/kᵢ; tiers {}; α={}",
             if op == Op::AllReduce { "2 × " } else { "" },
             parts.join(", then "),
@@ -592,7 +643,7 @@ fn best_intra(net: &Net, op: Op, s: f64) -> Option<(Algorithm, Terms)> {
 /// `None` elsewhere, or for all-to-all.
 #[must_use]
 pub fn subgroup_time(sys: &System, op: Op, k: u32, bytes: Bytes) -> Option<f64> {
-    let net = Net::of(sys);
+    let net = Net::quiet(sys);
     if let Some(tiers) = &net.tiers {
         // A group of k neighbouring chips fills the innermost tiers first.
         let mut left = k.max(1);
@@ -605,7 +656,7 @@ pub fn subgroup_time(sys: &System, op: Op, k: u32, bytes: Bytes) -> Option<f64> 
                 break;
             }
         }
-        let t = tiered(&sub, &net.links, net.alpha, op, bytes.get());
+        let t = tiered(&sub, &net.links, net.alpha, op, bytes.get(), false);
         return Some(t.lat + t.bw);
     }
     let l = net.nccl?;
@@ -625,6 +676,29 @@ pub fn estimate(
     bytes: Bytes,
     algorithm: Algorithm,
 ) -> Result<Estimate, CollectiveError> {
+    estimate_with(cluster, op, bytes, algorithm, true)
+}
+
+/// [`estimate`] with its formula left empty: for searches that use only the times.
+///
+/// # Errors
+/// As [`estimate`].
+pub(crate) fn estimate_quiet(
+    cluster: &Cluster,
+    op: Op,
+    bytes: Bytes,
+    algorithm: Algorithm,
+) -> Result<Estimate, CollectiveError> {
+    estimate_with(cluster, op, bytes, algorithm, false)
+}
+
+fn estimate_with(
+    cluster: &Cluster,
+    op: Op,
+    bytes: Bytes,
+    algorithm: Algorithm,
+    explain: bool,
+) -> Result<Estimate, CollectiveError> {
     let s = bytes.get();
     if !(s.is_finite() && s > 0.0) {
         return Err(CollectiveError::BadSize(s));
@@ -633,7 +707,11 @@ pub fn estimate(
         return Err(CollectiveError::NoNodes);
     }
     let sys = &cluster.system;
-    let net = Net::of(sys);
+    let net = if explain {
+        Net::of(sys)
+    } else {
+        Net::quiet(sys)
+    };
     let nodes = cluster.nodes;
     let na = |why: &str| CollectiveError::NotApplicable {
         algorithm,
@@ -755,7 +833,7 @@ fn hierarchical(net: &Net, sys: &System, nodes: u32, op: Op, s: f64) -> Result<T
     Ok(Terms {
         lat: lat_in + outer_steps * ao,
         bw: bw_in.max(outer_bytes / bo),
-        formula: format!(
+        formula: say!(net.explain,
             "pipelined: latencies add, the slower of the domain's links and the network sets the rate; inside each domain ({}, {}), across {nodes} nodes {outer_f} with αₒ={}, Bₒ={} per chip",
             ia.id(),
             it.formula,
@@ -781,7 +859,7 @@ fn flat_ring(net: &Net, sys: &System, nodes: u32, op: Op, s: f64) -> Terms {
     Terms {
         lat: steps * a,
         bw: bytes / b,
-        formula: format!(
+        formula: say!(net.explain,
             "flat ring over {} chips: steps·α + bytes/B with α={} (slowest hop), B={} (slowest link)",
             net.n * nodes,
             us(a),

@@ -284,7 +284,7 @@ pub const TRAIN_ORDER: [(&str, &str); 8] = [
 ];
 
 /// The serving waterfall's factors, in the order they move.
-pub const SERVE_ORDER: [(&str, &str); 7] = [
+pub const SERVE_ORDER: [(&str, &str); 8] = [
     (
         "price per chip-hour (hardware: rent, or capital and maintenance)",
         "$/h",
@@ -297,11 +297,12 @@ pub const SERVE_ORDER: [(&str, &str); 7] = [
     ("attention over the KV cache (memory)", "chip·s/token"),
     ("kernel launches", "chip·s/token"),
     ("tensor-parallel all-reduces (collectives)", "chip·s/token"),
+    ("drafting (speculative decoding)", "chip·s/token"),
     ("power and facility", "$/h"),
 ];
 
 const TRAIN_FORMULA: &str = "$/Mtok = (hardware + power and facility $/chip-hour) × chip-seconds per token ÷ 3600 × 10⁶; chip-seconds per token = FLOPs per token × layout factor ÷ (peak × efficiency) + exposed communication + bubble";
-const SERVE_FORMULA: &str = "$/Mtok = (hardware + power and facility $/chip-hour) × chip-seconds per output token ÷ 3600 × 10⁶; chip-seconds per output token = chips per replica × (prefill ÷ output + decode step) ÷ batch, the decode step being weight GEMMs + launches + attention + all-reduces";
+const SERVE_FORMULA: &str = "$/Mtok = (hardware + power and facility $/chip-hour) × chip-seconds per output token ÷ 3600 × 10⁶; chip-seconds per output token = chips per replica × (prefill ÷ output + decode step) ÷ batch, the decode step being weight GEMMs + launches + attention + all-reduces + drafting, per output token";
 
 fn train_factors(r: &crate::job::JobReport) -> [f64; 8] {
     let t = &r.train;
@@ -329,7 +330,7 @@ fn train_cost(x: &[f64]) -> f64 {
     (x[1] + x[7]) * s / 3600.0 * 1e6
 }
 
-fn serve_factors(r: &crate::job::JobReport, out_tokens: f64) -> Option<[f64; 7]> {
+fn serve_factors(r: &crate::job::JobReport, out_tokens: f64) -> Option<[f64; 8]> {
     let i = r.infer.as_ref()?;
     // Chip-seconds per output token: a replica of t chips makes batch × output tokens in
     // prefill + output × decode.
@@ -344,12 +345,13 @@ fn serve_factors(r: &crate::job::JobReport, out_tokens: f64) -> Option<[f64; 7]>
         d.attention.get() * rate,
         d.launches.get() * rate,
         d.tp_comm.get() * rate,
+        d.draft.get() * rate,
         r.price_split.1,
     ])
 }
 
 fn serve_cost(x: &[f64]) -> f64 {
-    (x[0] + x[6]) * (x[1] + x[2] + x[3] + x[4] + x[5]) / 3600.0 * 1e6
+    (x[0] + x[7]) * (x[1] + x[2] + x[3] + x[4] + x[5] + x[6]) / 3600.0 * 1e6
 }
 
 fn walk(

@@ -82,6 +82,16 @@ pub struct Job {
     pub curve_systems: Vec<String>,
     /// Whether the serving chart plots throughput per dollar rather than per chip.
     pub curve_per_usd: bool,
+    /// Serving: the weights' storage format (`None`: the compute format).
+    pub weight_dtype: Option<Dtype>,
+    /// Serving: the KV cache's format (`None`: the compute format, at least FP8's byte).
+    pub kv_dtype: Option<Dtype>,
+    /// Serving: tokens drafted per step for speculative decoding (0: none).
+    pub draft_tokens: u32,
+    /// Serving: probability each drafted token is accepted.
+    pub acceptance: f64,
+    /// Serving: fraction of prompt tokens found in the prefix cache.
+    pub prefix_hit: f64,
 }
 
 /// The platforms whose serving curves are drawn beside the job's own by default: one HGX
@@ -121,6 +131,11 @@ impl Default for Job {
             tpot_s: 0.05,
             curve_systems: CURVE_SYSTEMS.iter().map(|s| (*s).into()).collect(),
             curve_per_usd: false,
+            weight_dtype: None,
+            kv_dtype: None,
+            draft_tokens: 0,
+            acceptance: 0.7,
+            prefix_hit: 0.0,
         }
     }
 }
@@ -269,7 +284,7 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
 
 /// The accepted range of each numeric input of a job, by its link key. Links, scenario files,
 /// the CLI and [`evaluate`] all hold a job to these, so one rule decides what is a job.
-pub const RANGES: [(&str, &str, f64, f64); 16] = [
+pub const RANGES: [(&str, &str, f64, f64); 18] = [
     ("wtokens", "training tokens", 1.0, 1e16),
     ("weff", "matmul efficiency", 0.01, 1.0),
     ("wprice", "$ per chip-hour", 0.0001, 1000.0),
@@ -286,6 +301,8 @@ pub const RANGES: [(&str, &str, f64, f64); 16] = [
     ("wload", "average load", 0.05, 1.0),
     ("wttft", "time-to-first-token target (s)", 0.001, 3600.0),
     ("wtpot", "time-per-output-token target (s)", 0.0001, 60.0),
+    ("wacc", "draft acceptance rate", 0.0, 0.99),
+    ("wprefix", "prefix-cache hit rate", 0.0, 0.99),
 ];
 
 /// The range of numeric input `key` (a link key), if it has one.
@@ -302,7 +319,7 @@ pub const MAX_CHIPS: u64 = 1 << 20;
 
 impl Job {
     /// Each numeric input with its link key (unset optional inputs left out).
-    fn numbers(&self) -> [(&'static str, Option<f64>); 16] {
+    fn numbers(&self) -> [(&'static str, Option<f64>); 18] {
         [
             ("wtokens", Some(self.tokens)),
             ("weff", self.efficiency),
@@ -320,6 +337,8 @@ impl Job {
             ("wload", Some(self.load)),
             ("wttft", Some(self.ttft_s)),
             ("wtpot", Some(self.tpot_s)),
+            ("wacc", Some(self.acceptance)),
+            ("wprefix", Some(self.prefix_hit)),
         ]
     }
 
@@ -433,16 +452,7 @@ fn report(
     let infer = workload::infer(
         cluster,
         chip,
-        &InferConfig {
-            matmul_efficiency: Some(efficiency(job, chip).value),
-            ..InferConfig::new(
-                model.clone(),
-                job.dtype,
-                job.batch.max(1),
-                job.prompt.max(1),
-                job.output.max(1),
-            )
-        },
+        &infer_config(job, chip, model.clone(), job.batch),
     )
     .ok();
     let peak_pf = chip.dense(job.dtype).map_or(f64::NAN, |p| p.get() / 1e15);
@@ -492,6 +502,27 @@ fn report(
         failure_cost_usd,
         train,
     })
+}
+
+/// The serving configuration of a job on `chip` at `batch` sequences per replica: its
+/// formats, speculative decoding and prefix cache, and its matmul efficiency.
+#[must_use]
+pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u32) -> InferConfig {
+    InferConfig {
+        matmul_efficiency: Some(efficiency(job, chip).value),
+        weight_dtype: job.weight_dtype,
+        kv_dtype: job.kv_dtype,
+        draft_tokens: job.draft_tokens,
+        acceptance: job.acceptance,
+        prefix_hit: job.prefix_hit,
+        ..InferConfig::new(
+            model,
+            job.dtype,
+            batch.max(1),
+            job.prompt.max(1),
+            job.output.max(1),
+        )
+    }
 }
 
 /// The sourced inputs of a job's failure model.

@@ -475,6 +475,11 @@ impl Scenario {
             "wcy={}",
             if j.curve_per_usd { "usd" } else { "chip" }
         ));
+        q.push(format!("wwt={}", j.weight_dtype.map_or("", |d| d.id())));
+        q.push(format!("wkv={}", j.kv_dtype.map_or("", |d| d.id())));
+        q.push(format!("wdraft={}", j.draft_tokens));
+        q.push(format!("wacc={}", j.acceptance));
+        q.push(format!("wprefix={}", j.prefix_hit));
         for (k, v) in self.kernel.to_pairs() {
             q.push(format!("{k}={}", enc(&v)));
         }
@@ -740,7 +745,8 @@ impl Scenario {
                     ),
                 },
                 "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" | "wchip"
-                | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" | "wttft" | "wtpot" => {
+                | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" | "wttft" | "wtpot"
+                | "wacc" | "wprefix" => {
                     let (lo, hi) = crate::job::range(k).unwrap_or((0.0, 0.0));
                     match v.parse::<f64>() {
                         Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k.as_str() {
@@ -758,6 +764,8 @@ impl Scenario {
                             "wnet" => s.job.network_usd = Some(x),
                             "wload" => s.job.load = x,
                             "wttft" => s.job.ttft_s = x,
+                            "wacc" => s.job.acceptance = x,
+                            "wprefix" => s.job.prefix_hit = x,
                             "wtpot" => s.job.tpot_s = x,
                             _ => s.job.usd_per_kwh = x,
                         },
@@ -768,6 +776,32 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "wwt" | "wkv" => {
+                    let slot = if k == "wwt" {
+                        &mut s.job.weight_dtype
+                    } else {
+                        &mut s.job.kv_dtype
+                    };
+                    if v.is_empty() {
+                        *slot = None;
+                    } else {
+                        match v.parse() {
+                            Ok(d) => *slot = Some(d),
+                            Err(e) => note(k, format!("{e}; the compute format is used")),
+                        }
+                    }
+                }
+                "wdraft" => match v.parse::<u32>() {
+                    Ok(n) if n <= crate::workload::MAX_DRAFT => s.job.draft_tokens = n,
+                    _ => note(
+                        "wdraft",
+                        format!(
+                            "'{}' is not a number of drafted tokens from 0 to {}; none",
+                            clip(v),
+                            crate::workload::MAX_DRAFT
+                        ),
+                    ),
+                },
                 "wcy" => match v.as_str() {
                     "usd" | "chip" => s.job.curve_per_usd = v == "usd",
                     _ => note("wcy", format!("'{}' is not chip or usd; per chip", clip(v))),
@@ -923,8 +957,8 @@ mod tests {
             "cop", "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens",
             "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
             "wkwh", "wopt", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref",
-            "wlever", "wttft", "wtpot", "wcurve", "wcy", "kern", "km", "kin", "kins", "kacc",
-            "kseed", "dev", "zzz",
+            "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft", "wacc", "wprefix",
+            "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1124,6 +1158,11 @@ mod tests {
                 tpot_s: 0.04,
                 curve_systems: alloc::vec!["gb300-nvl72".into(), "mi355x-8".into()],
                 curve_per_usd: true,
+                weight_dtype: Some(Dtype::Fp4),
+                kv_dtype: Some(Dtype::Fp8),
+                draft_tokens: 2,
+                acceptance: 0.8,
+                prefix_hit: 0.4,
             },
             kernel: crate::kernels::KernelSpec {
                 kernel: crate::kernels::Kernel::Softmax,

@@ -21,7 +21,8 @@ mod train;
 pub use model::{find_model, models, Mla, Model};
 pub use search::{best_layout, LayoutSearch};
 pub use serve::{
-    infer, DecodeParts, InferConfig, InferReport, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
+    infer, tokens_per_step, DecodeParts, InferConfig, InferReport, MAX_DRAFT,
+    SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
 pub use train::{train, training_memory, Layout, Memory, StepParts, TrainConfig, TrainReport};
 pub(crate) use train::{train_in, CommMemo};

@@ -6,6 +6,7 @@ use engine::job::Job;
 use engine::serving::{serving, Serving};
 use engine::units::sig;
 use engine::workload::curve::ServePoint;
+use engine::Dtype;
 use leptos::prelude::*;
 
 use super::workload::{chart_data, thousands};
@@ -56,7 +57,7 @@ fn ms(s: f64) -> String {
 
 /// The chart: each platform's points, its frontier as a line, its cheapest point meeting the
 /// targets ringed; the TPOT target as a vertical line.
-fn chart(s: &Serving, per_usd: bool) -> String {
+fn chart(s: &Serving, per_usd: bool, baseline: Option<&[ServePoint]>) -> String {
     let y_of = |i: usize, p: &ServePoint| {
         if per_usd {
             s.platforms[i].tokens_per_usd(p)
@@ -75,6 +76,21 @@ fn chart(s: &Serving, per_usd: bool) -> String {
         let (x, y) = (p.interactivity(), y_of(i, p));
         if x.is_finite() && y.is_finite() && x > 0.0 && y > 0.0 {
             (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+        }
+    }
+    if let (Some(base), Some(c)) = (baseline, s.platforms.first()) {
+        for p in base {
+            let (x, y) = (
+                p.interactivity(),
+                if per_usd {
+                    c.tokens_per_usd(p)
+                } else {
+                    p.tokens_per_s_per_chip
+                },
+            );
+            if x.is_finite() && y.is_finite() && x > 0.0 && y > 0.0 {
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
         }
     }
     let target_x = 1.0 / s.tpot_s;
@@ -114,6 +130,31 @@ fn chart(s: &Serving, per_usd: bool) -> String {
         (w - r - tx).max(0.0), h - b - t, h - b, tx + 4.0, t + 12.0, ms(s.tpot_s)
     ));
     let best = s.cheapest();
+    // The job's platform without its serving options, dashed, under the rest.
+    if let (Some(base), Some(c)) = (baseline, s.platforms.first()) {
+        let path: String = base
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let y = if per_usd {
+                    c.tokens_per_usd(p)
+                } else {
+                    p.tokens_per_s_per_chip
+                };
+                format!(
+                    "{}{:.1},{:.1}",
+                    if k == 0 { "M" } else { " L" },
+                    px(p.interactivity()).clamp(l, w - r),
+                    py(y).clamp(t, h - b)
+                )
+            })
+            .collect();
+        o.push_str(&format!(
+            r#"<path class="frontier baseline" id="serving-baseline" d="{path}" stroke="{}"><title>{} without the serving options</title></path>"#,
+            COLOURS[0],
+            escape(&c.name)
+        ));
+    }
     for (i, c) in s.platforms.iter().enumerate() {
         let col = COLOURS[i % COLOURS.len()];
         let path: String = c
@@ -135,9 +176,9 @@ fn chart(s: &Serving, per_usd: bool) -> String {
             c.points.len()
         ));
         for p in &c.points {
-            let meets = p.ttft_s <= s.ttft_s && p.tpot_s <= s.tpot_s;
+            let meets = p.meets(s.ttft_s, s.tpot_s);
             o.push_str(&format!(
-                r#"<circle class="pt{}" cx="{:.1}" cy="{:.1}" r="2.6" fill="{col}"><title>{}: {} chips × {} sequences · TTFT {} · TPOT {} · {} tok/s per chip · ${}/Mtok</title></circle>"#,
+                r#"<circle class="pt{}" cx="{:.1}" cy="{:.1}" r="2.6" fill="{col}"><title>{}: {} chips × {} sequences · TTFT {} · TPOT {} ({} at the 99th percentile) · {} tok/s per chip · ${}/Mtok</title></circle>"#,
                 if meets { "" } else { " miss" },
                 px(p.interactivity()),
                 py(y_of(i, p)),
@@ -146,6 +187,7 @@ fn chart(s: &Serving, per_usd: bool) -> String {
                 p.batch,
                 ms(p.ttft_s),
                 ms(p.tpot_s),
+                ms(p.tpot_p99_s),
                 thousands(p.tokens_per_s_per_chip),
                 sig(c.usd_per_mtok(p), 3)
             ));
@@ -208,6 +250,7 @@ pub fn ServingCurves(
         let s = serving(&j);
         (s, now_ms() - t0)
     });
+    let effects = Memo::new(move |_| engine::serving::effects(&inputs.get()));
     let error = RwSignal::new(None::<String>);
     let target = move |label: &'static str,
                        key: &'static str,
@@ -234,6 +277,93 @@ pub fn ServingCurves(
                 " ms"
             </label>
         }
+    };
+    let format_pick = move |label: &'static str,
+                            key: &'static str,
+                            get: fn(&Job) -> Option<Dtype>,
+                            set: fn(&mut Job, Option<Dtype>)| {
+        let opts = [Dtype::Bf16, Dtype::Fp8, Dtype::Fp4]
+            .into_iter()
+            .map(|d| view! { <option value=d.id() selected=move || sc.with(|s| get(&s.job) == Some(d))>{d.to_string()}</option> })
+            .collect_view();
+        view! {
+            <label class="inline">{label}
+                <select name=key on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    sc.update(|s| set(&mut s.job, v.parse().ok()));
+                }>
+                    <option value="" selected=move || sc.with(|s| get(&s.job).is_none())>"as computed"</option>
+                    {opts}
+                </select>
+            </label>
+        }
+    };
+    let number = move |label: &'static str,
+                       key: &'static str,
+                       get: fn(&Job) -> f64,
+                       set: fn(&mut Job, f64),
+                       lo: f64,
+                       hi: f64| {
+        view! {
+            <label class="inline">{label}
+                <input type="text" inputmode="decimal" name=key size="4"
+                    prop:value=move || sig(sc.with(|s| get(&s.job)), 4)
+                    on:change=move |ev| {
+                        let raw = event_target_value(&ev);
+                        match raw.trim().parse::<f64>() {
+                            Ok(x) if x.is_finite() && x >= lo && x <= hi => {
+                                error.set(None);
+                                sc.update(|s| set(&mut s.job, x));
+                            }
+                            _ => error.set(Some(format!(
+                                "{}: '{raw}' is not a number from {lo} to {hi}; the previous value is kept.",
+                                label.trim()
+                            ))),
+                        }
+                    }/>
+            </label>
+        }
+    };
+    let effects_view = move || {
+        let e = effects.get();
+        if e.is_empty() {
+            return view! {
+                <p class="small-note" id="serving-effects-none">"Set a format, speculative decoding or a prefix-cache hit rate above to see what each saves on this job's platform."</p>
+            }
+            .into_any();
+        }
+        let none = e[0].usd_per_mtok;
+        let rows = e
+            .iter()
+            .map(|x| {
+                let change = match (x.usd_per_mtok, none) {
+                    (Some(a), Some(b)) if x.label != "none of them" => format!("{:+.0}%", (a / b - 1.0) * 100.0),
+                    _ => String::new(),
+                };
+                let cells = match x.cheapest {
+                    Some(p) => view! {
+                        <td class="num">{p.tp}</td><td class="num">{p.batch}</td>
+                        <td class="num">{ms(p.tpot_p99_s)}</td>
+                        <td class="num">{thousands(p.tokens_per_s_per_chip)}</td>
+                        <td class="num" data-usd-mtok=x.usd_per_mtok.unwrap_or(f64::NAN)>{format!("${}", sig(x.usd_per_mtok.unwrap_or(f64::NAN), 3))}</td>
+                        <td class="num">{change}</td>
+                    }.into_any(),
+                    None => view! { <td colspan="6" class="na">"no configuration meets the targets"</td> }.into_any(),
+                };
+                view! { <tr><th scope="row">{x.label.clone()}</th>{cells}</tr> }
+            })
+            .collect_view();
+        view! {
+            <div class="table-wrap">
+                <table class="grid" id="serving-effects">
+                    <caption>"What each option does to the cheapest configuration meeting the targets on this job's platform (the dashed line is its curve without them)"</caption>
+                    <thead><tr><th scope="col">"with"</th><th scope="col">"chips per replica"</th><th scope="col">"sequences"</th>
+                        <th scope="col">"TPOT, 99th percentile"</th><th scope="col">"tokens/s per chip"</th><th scope="col">"$ per Mtok"</th><th scope="col">"change"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        }
+        .into_any()
     };
     let boxes = engine::system::presets()
         .into_iter()
@@ -267,9 +397,9 @@ pub fn ServingCurves(
                 Some((i, p)) => {
                     let c = &s.platforms[i];
                     format!(
-                        "Cheapest meeting TTFT ≤ {} and TPOT ≤ {}: {}, {} chips per replica × {} sequences: ${} per million output tokens (TTFT {}, TPOT {}, {} tokens/s per user, {} tokens/s per chip at ${}/chip-hour).",
+                        "Cheapest meeting TTFT ≤ {} and TPOT ≤ {}: {}, {} chips per replica × {} sequences: ${} per million output tokens (TTFT {}, TPOT {} and {} at the 99th percentile, {} tokens/s per user, {} tokens/s per chip at ${}/chip-hour).",
                         ms(s.ttft_s), ms(s.tpot_s), c.name, p.tp, p.batch, sig(c.usd_per_mtok(&p), 3),
-                        ms(p.ttft_s), ms(p.tpot_s), sig(p.interactivity(), 3), thousands(p.tokens_per_s_per_chip),
+                        ms(p.ttft_s), ms(p.tpot_s), ms(p.tpot_p99_s), sig(p.interactivity(), 3), thousands(p.tokens_per_s_per_chip),
                         sig(c.usd_per_chip_hour.value, 3)
                     )
                 }
@@ -291,14 +421,15 @@ pub fn ServingCurves(
                             <td class="num">{p.batch}</td>
                             <td class="num">{ms(p.ttft_s)}</td>
                             <td class="num">{ms(p.tpot_s)}</td>
+                            <td class="num">{ms(p.tpot_p99_s)}</td>
                             <td class="num">{sig(p.interactivity(), 3)}</td>
                             <td class="num">{thousands(p.tokens_per_s_per_chip)}</td>
                             <td class="num"><Fig text=format!("${}", sig(rate.value, 3)) source=rate.source estimate=rate.estimate note=rate.note/></td>
                             <td class="num" data-usd-mtok=c.usd_per_mtok(&p)><Derived text=format!("${}", sig(c.usd_per_mtok(&p), 3))
                                 formula=format!("${}/chip-hour ÷ ({} tokens/s per chip × 3600) × 10⁶", sig(rate.value, 4), sig(p.tokens_per_s_per_chip, 4))/></td>
                         }.into_any(),
-                        (None, Some(e)) => view! { <td colspan="8" class="na">{e.clone()}</td> }.into_any(),
-                        (None, None) => view! { <td colspan="8" class="na">{format!("none of its {} configurations meets the targets", c.points.len())}</td> }.into_any(),
+                        (None, Some(e)) => view! { <td colspan="9" class="na">{e.clone()}</td> }.into_any(),
+                        (None, None) => view! { <td colspan="9" class="na">{format!("none of its {} configurations meets the targets", c.points.len())}</td> }.into_any(),
                     };
                     view! {
                         <tr class:best=win data-system=c.system.clone()>
@@ -317,6 +448,7 @@ pub fn ServingCurves(
                         p.batch.to_string(),
                         sig(p.ttft_s * 1e3, 4),
                         sig(p.tpot_s * 1e3, 4),
+                        sig(p.tpot_p99_s * 1e3, 4),
                         sig(p.interactivity(), 4),
                         sig(p.tokens_per_s_per_chip, 4),
                         sig(c.tokens_per_usd(p), 4),
@@ -327,7 +459,7 @@ pub fn ServingCurves(
             let table = chart_data(
                 "serving-chart",
                 "serving-data",
-                &["platform", "chips per replica", "sequences", "TTFT ms", "TPOT ms", "tokens/s per user", "tokens/s per chip", "tokens per $", "$ per Mtok"],
+                &["platform", "chips per replica", "sequences", "TTFT ms", "TPOT ms", "TPOT p99 ms", "tokens/s per user", "tokens/s per chip", "tokens per $", "$ per Mtok"],
                 &data_rows,
             );
             let timing = format!(
@@ -338,19 +470,20 @@ pub fn ServingCurves(
             );
             view! {
                 <p class="answer" id="serving-answer" data-system=best.map(|(i, _)| s.platforms[i].system.clone())>{answer}</p>
-                <div class="chart-wrap" inner_html=chart(s, per_usd)></div>
+                <div class="chart-wrap" inner_html=chart(s, per_usd, effects.with(|e| e.first().map(|x| x.frontier.clone())).as_deref())></div>
                 <div inner_html=table></div>
                 <div class="table-wrap">
                     <table class="grid" id="serving-cheapest">
                         <caption>"The cheapest configuration on each platform that meets both targets"</caption>
                         <thead><tr>
                             <th scope="col">"platform"</th><th scope="col">"chips per replica"</th><th scope="col">"sequences"</th>
-                            <th scope="col">"TTFT"</th><th scope="col">"TPOT"</th><th scope="col">"tokens/s per user"</th>
+                            <th scope="col">"TTFT"</th><th scope="col">"TPOT"</th><th scope="col">"TPOT, 99th percentile"</th><th scope="col">"tokens/s per user"</th>
                             <th scope="col">"tokens/s per chip"</th><th scope="col">"$ per chip-hour"</th><th scope="col">"$ per Mtok"</th>
                         </tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
+                {effects_view}
                 <p class="small-note" id="serving-timing" data-ms=*took data-points=s.len()>{timing}</p>
             }
         })
@@ -362,7 +495,8 @@ pub fn ServingCurves(
                 "Each point is one configuration of a replica: its chips (tensor parallel; a mixture of experts spreads its experts over the same chips) and the sequences it serves at once, for the prompt and output lengths above. "
                 "A user waits for the first token "<Derived text="TTFT".to_string() formula="prefill of the batch ÷ sequences + one decode step: its own prompt, then the step it joins".to_string()/>
                 " and then a token every "<Derived text="TPOT".to_string() formula="prefill of the batch ÷ output tokens + one decode step: continuous batching slips each new prompt in between steps".to_string()/>
-                ". Lines join the points no other beats on both axes; a ring marks each platform's cheapest point meeting both targets, the larger ring the cheapest of all. Queueing is not modelled: the points hold below saturation."
+                ". The TPOT target is held at the "<Derived text="99th percentile".to_string() formula="requests arrive at random, so the sequences a replica holds vary: an M/G/∞ occupancy is Poisson, and its 99th percentile is about B + 2.326·√B; TPOT is evaluated there, with the extra sequences' KV caches in memory (as MLPerf's Server scenario holds it)".to_string()/>
+                ", the TTFT target on average. Lines join the points no other beats on both axes; a ring marks each platform's cheapest point meeting both targets, the larger ring the cheapest of all. Queueing is not modelled: the points hold below saturation."
             </p>
             <div class="controls">
                 {target("TTFT ≤ ", "wttft", |j| j.ttft_s, |j, x| j.ttft_s = x)}
@@ -373,6 +507,13 @@ pub fn ServingCurves(
                         <option value="usd" selected=move || sc.with(|s| s.job.curve_per_usd)>"per dollar"</option>
                     </select>
                 </label>
+            </div>
+            <div class="controls" id="serving-options">
+                {format_pick("Weights ", "wwt", |j| j.weight_dtype, |j, d| j.weight_dtype = d)}
+                {format_pick(" KV cache ", "wkv", |j| j.kv_dtype, |j, d| j.kv_dtype = d)}
+                {number(" Drafted tokens ", "wdraft", |j| f64::from(j.draft_tokens), |j, x| j.draft_tokens = x.round() as u32, 0.0, f64::from(engine::workload::MAX_DRAFT))}
+                {number(" each accepted with probability ", "wacc", |j| j.acceptance, |j, x| j.acceptance = x, 0.0, 0.99)}
+                {number(" Prefix-cache hits ", "wprefix", |j| j.prefix_hit, |j, x| j.prefix_hit = x, 0.0, 0.99)}
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <details class="platform-picks">

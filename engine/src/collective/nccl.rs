@@ -182,6 +182,8 @@ pub struct Links {
     pub net_extra: f64,
     /// The GPU generation.
     pub gen: Gen,
+    /// Whether the choices' formulas are written out (searches leave them empty).
+    pub explain: bool,
 }
 
 /// One candidate: latency, bandwidth time, and how it was chosen.
@@ -261,7 +263,7 @@ pub fn ring(l: &Links, nodes: u32, op: Op, s: f64) -> Option<Choice> {
             lat,
             bw: wire / rate,
             name: format!("ring/{}", p.id()),
-            formula: format!(
+            formula: crate::collective::say!(l.explain,
                 "NCCL ring/{}: base + steps × step latency + bytes on the wire ÷ rate = {} + {} ÷ {}{}",
                 p.id(),
                 us(lat),
@@ -309,7 +311,8 @@ pub fn tree(l: &Links, nodes: u32, s: f64) -> Option<Choice> {
             } else {
                 "NVLS-tree".into()
             },
-            formula: format!(
+            formula: crate::collective::say!(
+                l.explain,
                 "NCCL {}/Simple: 25 µs + pipeline fill {} {}+ S ÷ min(NVLS {}, node's NICs {})",
                 if nodes == 1 { "NVLS" } else { "NVLS-tree" },
                 us(NVLS_FILL_S),
@@ -337,7 +340,7 @@ pub fn tree(l: &Links, nodes: u32, s: f64) -> Option<Choice> {
                 lat,
                 bw: s / rate,
                 name: format!("tree/{}", p.id()),
-                formula: format!(
+                formula: crate::collective::say!(l.explain,
                     "NCCL tree/{}: {} + S ÷ min(NVLink chain {}, node's NICs {}) × protocol share, across {} nodes (log-depth latency)",
                     p.id(),
                     us(lat),

@@ -28,6 +28,9 @@ pub struct ServePoint {
     pub ttft_s: f64,
     /// Time per output token each user sees, s.
     pub tpot_s: f64,
+    /// Time per output token when the replica holds its 99th-percentile number of sequences
+    /// (see [`tail_batch`]), s: what a target on the 99th percentile must hold.
+    pub tpot_p99_s: f64,
     /// Output tokens per second per chip.
     pub tokens_per_s_per_chip: f64,
 }
@@ -37,6 +40,12 @@ impl ServePoint {
     #[must_use]
     pub fn interactivity(&self) -> f64 {
         1.0 / self.tpot_s
+    }
+    /// Whether the point meets a TTFT target on average and a TPOT target at the 99th
+    /// percentile of occupancy.
+    #[must_use]
+    pub fn meets(&self, ttft_s: f64, tpot_s: f64) -> bool {
+        self.ttft_s <= ttft_s && self.tpot_p99_s <= tpot_s
     }
     /// $ per million output tokens at `usd_per_chip_hour`.
     #[must_use]
@@ -58,14 +67,35 @@ pub fn point(
     let out = f64::from(base.output);
     let b = f64::from(base.batch);
     let step = r.decode_step.get();
+    let tpot = |r: &super::InferReport| r.prefill.get() / out + r.decode_step.get();
+    // At the tail the replica must also hold the extra sequences' KV caches; where it cannot,
+    // no tail target can be promised.
+    let tail = InferConfig {
+        batch: tail_batch(base.batch),
+        tp: Some(r.chips_needed),
+        ..base.clone()
+    };
+    let tpot_p99_s = infer_with(cluster, chip, &tail, false).map_or(f64::INFINITY, |t| tpot(&t));
     Ok(ServePoint {
         tp: r.chips_needed,
         batch: base.batch,
         // Its own prompt (a batch's prefill shared out) and then the step it joins.
         ttft_s: r.prefill.get() / b + step,
-        tpot_s: r.prefill.get() / out + step,
+        tpot_s: tpot(&r),
+        tpot_p99_s,
         tokens_per_s_per_chip: r.tokens_per_s_per_chip,
     })
+}
+
+/// The 99th percentile of the sequences a replica holds when it holds `batch` on average
+/// and requests arrive at random (Poisson). Each request stays for its own service time, so
+/// the number in service is an M/G/∞ occupancy, which is Poisson with that mean whatever
+/// the service times; its 99th percentile is about mean + 2.326·√mean (the normal
+/// approximation, exact enough from a few sequences up).
+#[must_use]
+pub fn tail_batch(batch: u32) -> u32 {
+    let b = f64::from(batch);
+    libm::ceil(b + 2.326 * libm::sqrt(b)) as u32
 }
 
 /// Batches tried for each tensor degree: powers of two from 1 to 4,096.
@@ -116,12 +146,13 @@ pub fn frontier(points: &[ServePoint]) -> Vec<ServePoint> {
 }
 
 /// The configuration with the most throughput per chip (so the lowest cost per token at a
-/// given price) whose TTFT and TPOT meet the targets, if any does.
+/// given price) whose TTFT and TPOT meet the targets, if any does: the mean TTFT, and the
+/// TPOT at the 99th percentile of occupancy (as MLPerf's Server scenario holds it).
 #[must_use]
 pub fn cheapest(points: &[ServePoint], ttft_s: f64, tpot_s: f64) -> Option<ServePoint> {
     points
         .iter()
-        .filter(|p| p.ttft_s <= ttft_s && p.tpot_s <= tpot_s)
+        .filter(|p| p.meets(ttft_s, tpot_s))
         .max_by(|a, b| a.tokens_per_s_per_chip.total_cmp(&b.tokens_per_s_per_chip))
         .copied()
 }
@@ -166,7 +197,42 @@ mod tests {
         // Tighter targets cost throughput.
         let tight = cheapest(&pts, 0.45, 0.04).expect("the interactive targets can be met");
         assert!(tight.tokens_per_s_per_chip < best.tokens_per_s_per_chip);
-        assert!(tight.tpot_s <= 0.04 && tight.ttft_s <= 0.45);
+        assert!(tight.tpot_p99_s <= 0.04 && tight.ttft_s <= 0.45);
+    }
+
+    /// MLPerf Inference v5.0 closed, Llama 2 70B Interactive (a Server run whose requests
+    /// must meet TTFT ≤ 450 ms and TPOT ≤ 40 ms at the 99th percentile) on 8 × H200 SXM,
+    /// NVIDIA, TensorRT, FP8: 19,424.25 tokens/s (mlcommons/inference_results_v5.0,
+    /// closed/NVIDIA/results/H200-SXM-141GBx8_TRT/llama2-70b-interactive-99/Server/
+    /// performance/run_1; its p99 TTFT was 363 ms and TPOT 35.7 ms). Held out: nothing was
+    /// fitted to it. Meeting the TPOT target on the mean instead of the 99th percentile of
+    /// occupancy overstated it by 45%; with the tail, within 25%. The same system's Server
+    /// run (TTFT ≤ 2 s, TPOT ≤ 200 ms), 33,071.46 tokens/s, is checked alongside.
+    #[test]
+    fn mlperfs_interactive_targets_on_h200_are_met_at_the_measured_throughput() {
+        let sys = crate::system::find("hgx-h200-8").unwrap();
+        let chip = crate::catalog::find(sys.chip).unwrap();
+        let cl = Cluster {
+            system: sys,
+            nodes: 1,
+        };
+        let base = InferConfig::new(find_model("llama2-70b").unwrap(), Dtype::Fp8, 1, 290, 290);
+        let pts = curve(&cl, &chip, &base);
+        for (ttft, tpot, measured) in [(0.45, 0.04, 19_424.25), (2.0, 0.2, 33_071.46)] {
+            let best = cheapest(&pts, ttft, tpot).expect("a point meets the targets");
+            let err = best.tokens_per_s_per_chip * 8.0 / measured - 1.0;
+            assert!(err.abs() < 0.25, "{best:?}: {:+.0}%", err * 100.0);
+        }
+        // The tail: the interactive pick's mean TPOT sits well inside the target.
+        let tight = cheapest(&pts, 0.45, 0.04).unwrap();
+        assert!(tight.tpot_s < tight.tpot_p99_s && tight.tpot_p99_s <= 0.04);
+    }
+
+    #[test]
+    fn the_tail_of_a_poisson_occupancy_grows_as_its_square_root() {
+        assert_eq!(tail_batch(100), 124);
+        assert_eq!(tail_batch(1), 4);
+        assert!(f64::from(tail_batch(4096) - 4096) / 4096.0 < 0.04);
     }
 
     #[test]

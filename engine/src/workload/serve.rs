@@ -47,6 +47,37 @@ pub struct InferConfig {
     pub kernel_factor: f64,
     /// Fraction of HBM bandwidth a decode step streams at.
     pub memory_efficiency: f64,
+    /// Format the weights are stored in (`None`: the compute format). Narrower weights than
+    /// the compute format (W4A8) halve what a decode step streams; the matmuls still run at
+    /// the compute format's rate.
+    pub weight_dtype: Option<Dtype>,
+    /// Format of the KV cache (`None`: the compute format, at least FP8's byte).
+    pub kv_dtype: Option<Dtype>,
+    /// Speculative decoding: tokens drafted per step by a one-layer multi-token-prediction
+    /// head (0: none).
+    pub draft_tokens: u32,
+    /// Probability that each drafted token is accepted.
+    pub acceptance: f64,
+    /// Fraction of prompt tokens found in the prefix cache (not prefilled again).
+    pub prefix_hit: f64,
+}
+
+/// Most tokens a step may draft.
+pub const MAX_DRAFT: u32 = 8;
+
+/// Expected tokens one verification step yields with `k` drafted tokens each accepted with
+/// probability `a` (independently; the first rejection ends the run, and the target model's
+/// own token always counts): (1 − a^(k+1)) ÷ (1 − a). Leviathan, Kalman and Matias, "Fast
+/// Inference from Transformers via Speculative Decoding", ICML 2023, eq. 1.
+#[must_use]
+pub fn tokens_per_step(k: u32, a: f64) -> f64 {
+    if k == 0 || a <= 0.0 {
+        return 1.0;
+    }
+    if a >= 1.0 {
+        return f64::from(k + 1);
+    }
+    (1.0 - libm::pow(a, f64::from(k + 1))) / (1.0 - a)
 }
 
 impl InferConfig {
@@ -65,6 +96,11 @@ impl InferConfig {
             matmul_efficiency: None,
             kernel_factor: SERVING_KERNEL_FACTOR,
             memory_efficiency: SERVING_MEMORY_EFFICIENCY,
+            weight_dtype: None,
+            kv_dtype: None,
+            draft_tokens: 0,
+            acceptance: 0.0,
+            prefix_hit: 0.0,
         }
     }
 }
@@ -107,6 +143,43 @@ pub struct DecodeParts {
     pub attention: Seconds,
     /// Tensor-parallel all-reduces.
     pub tp_comm: Seconds,
+    /// Drafting tokens for speculative decoding.
+    pub draft: Seconds,
+}
+
+/// The formula's account of the formats, speculative decoding and the prefix cache, where
+/// they differ from the defaults.
+fn extras(cfg: &InferConfig, kv_bytes: f64, per_step: f64, draft: f64) -> String {
+    let mut o = String::new();
+    if let Some(w) = cfg.weight_dtype {
+        o.push_str(&format!(
+            "; weights stored in {w}, matmuls in {}",
+            cfg.dtype
+        ));
+    }
+    if let Some(k) = cfg.kv_dtype {
+        o.push_str(&format!(
+            "; KV cache in {k}: {} per token",
+            Bytes::new(kv_bytes).display_memory()
+        ));
+    }
+    if cfg.draft_tokens > 0 {
+        o.push_str(&format!(
+            "; speculative decoding: each step verifies {} drafted tokens + 1 (compute × {}, weights and KV read once) and yields (1 − a^(k+1)) ÷ (1 − a) = {:.2} tokens at acceptance a = {}; drafting with a one-layer head {} a step; the parts above are per output token",
+            cfg.draft_tokens,
+            cfg.draft_tokens + 1,
+            per_step,
+            cfg.acceptance,
+            Seconds::new(draft)
+        ));
+    }
+    if cfg.prefix_hit > 0.0 {
+        o.push_str(&format!(
+            "; prefix cache: {:.0}% of prompt tokens found, only the rest prefilled",
+            cfg.prefix_hit * 100.0
+        ));
+    }
+    o
 }
 
 /// Estimate offline inference: every replica prefills its batch, then decodes `output` steps.
@@ -135,6 +208,14 @@ pub(crate) fn infer_with(
             "batch, prompt and output must be at least 1".into(),
         ));
     }
+    if cfg.draft_tokens > MAX_DRAFT
+        || !(0.0..=0.99).contains(&cfg.acceptance)
+        || !(0.0..=0.99).contains(&cfg.prefix_hit)
+    {
+        return Err(WorkloadError::BadInput(format!(
+            "drafted tokens go from 0 to {MAX_DRAFT}, and the acceptance and prefix-cache hit rates from 0 to 0.99"
+        )));
+    }
     let roof = Roofline::dense(chip, cfg.dtype).ok_or_else(|| {
         WorkloadError::NoFormat(format!("{} has no dense {} figure", chip.id, cfg.dtype))
     })?;
@@ -142,10 +223,13 @@ pub(crate) fn infer_with(
     // Continuous (in-flight) batching staggers requests, so the live KV cache averages the
     // prompt plus half the output per sequence.
     let mean_ctx = f64::from(cfg.prompt) + f64::from(cfg.output) / 2.0;
-    let weights = m.params_total() * cfg.dtype.bytes();
-    let kv_bytes = m
-        .kv_bytes_per_token(cfg.dtype)
-        .max(m.kv_bytes_per_token(Dtype::Fp8));
+    let weights = m.params_total() * cfg.weight_dtype.unwrap_or(cfg.dtype).bytes();
+    let kv_bytes = match cfg.kv_dtype {
+        Some(d) => m.kv_bytes_per_token(d),
+        None => m
+            .kv_bytes_per_token(cfg.dtype)
+            .max(m.kv_bytes_per_token(Dtype::Fp8)),
+    };
     let kv = f64::from(cfg.batch) * mean_ctx * kv_bytes;
     // Leave 10% of HBM for activations and the runtime.
     let usable = 0.9 * hbm;
@@ -196,19 +280,46 @@ pub(crate) fn infer_with(
     let bw = roof.bandwidth.get() * cfg.memory_efficiency;
     // A decode step runs the weight GEMMs (compute, or streaming the weights once, whichever
     // is slower) and then attention, which streams each sequence's KV cache: separate kernels,
-    // so their times add.
+    // so their times add. With speculative decoding the step verifies the k drafted tokens
+    // and one more at once: k + 1 tokens of compute for one pass over the weights and caches.
+    let k1 = f64::from(cfg.draft_tokens + 1);
     let attn_flops = 4.0 * f64::from(m.layers) * m.d() * mean_ctx;
     let gemm_flops = b * (m.forward_flops_per_token(mean_ctx) - attn_flops) / t;
-    let (t_compute, t_weights) = (gemm_flops / peak, weights / t / bw);
-    let t_attn = (b * attn_flops / t / peak).max(b * mean_ctx * kv_bytes / t / bw);
-    let tp_comm = if tp > 1 {
-        tp_allreduce(cluster, tp, Bytes::new(b * m.d() * 2.0))? * 2.0 * f64::from(m.layers)
+    let pass = |n: f64| -> Result<[f64; 4], WorkloadError> {
+        let tp_comm = if tp > 1 {
+            tp_allreduce(cluster, tp, Bytes::new(n * b * m.d() * 2.0))? * 2.0 * f64::from(m.layers)
+        } else {
+            0.0
+        };
+        Ok([
+            (n * gemm_flops / peak).max(weights / t / bw),
+            calls,
+            (n * b * attn_flops / t / peak).max(b * mean_ctx * kv_bytes / t / bw),
+            tp_comm,
+        ])
+    };
+    let step = pass(k1)?;
+    let t_compute = k1 * gemm_flops / peak;
+    let t_weights = weights / t / bw;
+    // Each drafted token runs the one-layer head: a layer's share of a plain step.
+    let draft = if cfg.draft_tokens > 0 {
+        let plain: f64 = pass(1.0)?.iter().sum();
+        f64::from(cfg.draft_tokens) * plain / f64::from(m.layers)
     } else {
         0.0
     };
-    let decode = t_compute.max(t_weights) + calls + t_attn + tp_comm;
+    let per_step = tokens_per_step(cfg.draft_tokens, cfg.acceptance);
+    // Time per output token of every sequence, by part.
+    let [w_part, l_part, a_part, c_part] = step.map(|x| x / per_step);
+    let d_part = draft / per_step;
+    let (t_attn, tp_comm) = (step[2], step[3]);
+    let decode = w_part + l_part + a_part + c_part + d_part;
+    // Prefill skips the prompt tokens found in the prefix cache; the rest attend to the whole
+    // prompt before them.
+    let fresh = 1.0 - cfg.prefix_hit;
+    let prompt = f64::from(cfg.prompt);
     let prefill =
-        b * f64::from(cfg.prompt) * m.forward_flops_per_token(f64::from(cfg.prompt) / 2.0)
+        b * fresh * prompt * m.forward_flops_per_token(prompt * (cfg.prefix_hit + fresh / 2.0))
             / t
             / peak;
     let per_replica = b * f64::from(cfg.output) / (prefill + f64::from(cfg.output) * decode);
@@ -229,10 +340,11 @@ pub(crate) fn infer_with(
         latency_per_token: Seconds::new(decode),
         memory,
         decode_parts: DecodeParts {
-            weights: Seconds::new(t_compute.max(t_weights)),
-            launches: Seconds::new(calls),
-            attention: Seconds::new(t_attn),
-            tp_comm: Seconds::new(tp_comm),
+            weights: Seconds::new(w_part),
+            launches: Seconds::new(l_part),
+            attention: Seconds::new(a_part),
+            tp_comm: Seconds::new(c_part),
+            draft: Seconds::new(d_part),
         },
         formula: if !explain {
             String::new()
@@ -254,7 +366,163 @@ pub(crate) fn infer_with(
             eff.ratio.value,
             cfg.kernel_factor,
             Seconds::new(prefill)
-        )
+        ) + &extras(cfg, kv_bytes, per_step, draft)
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::find_model;
+
+    fn on(system: &str) -> (Cluster, Chip) {
+        let sys = crate::system::find(system).unwrap();
+        let chip = crate::catalog::find(sys.chip).unwrap();
+        (
+            Cluster {
+                system: sys,
+                nodes: 1,
+            },
+            chip,
+        )
+    }
+
+    fn base(batch: u32) -> InferConfig {
+        InferConfig {
+            tp: Some(8),
+            ..InferConfig::new(
+                find_model("llama3-70b").unwrap(),
+                Dtype::Fp8,
+                batch,
+                4096,
+                512,
+            )
+        }
+    }
+
+    #[test]
+    fn expected_tokens_per_step_follow_leviathan_et_al() {
+        assert_eq!(tokens_per_step(0, 0.9), 1.0);
+        // k = 3, a = 0.8: (1 − 0.8⁴) ÷ 0.2 = 2.952.
+        assert!((tokens_per_step(3, 0.8) - 2.952).abs() < 1e-12);
+        // Never more than k + 1, and more with a higher acceptance.
+        assert!(tokens_per_step(4, 0.99) < 5.0);
+        assert!(tokens_per_step(4, 0.9) > tokens_per_step(4, 0.6));
+    }
+
+    #[test]
+    fn a_narrower_kv_cache_shortens_attention_and_holds_more_sequences() {
+        let (cl, chip) = on("hgx-h100-8");
+        let bf16 = InferConfig {
+            kv_dtype: Some(Dtype::Bf16),
+            ..base(64)
+        };
+        let fp4 = InferConfig {
+            kv_dtype: Some(Dtype::Fp4),
+            ..base(64)
+        };
+        let (a, b) = (
+            infer(&cl, &chip, &bf16).unwrap(),
+            infer(&cl, &chip, &fp4).unwrap(),
+        );
+        // Attention streams the cache: a quarter of the bytes, a quarter of the time.
+        let r = b.decode_parts.attention.get() / a.decode_parts.attention.get();
+        assert!((r - 0.25).abs() < 1e-9, "{r}");
+        assert!((b.memory.kv_cache / a.memory.kv_cache - 0.25).abs() < 1e-12);
+        assert!(b.tokens_per_s_per_chip > a.tokens_per_s_per_chip);
+        assert!(b.formula.contains("KV cache in FP4"), "{}", b.formula);
+    }
+
+    #[test]
+    fn four_bit_weights_halve_a_memory_bound_step_but_not_its_compute() {
+        let (cl, chip) = on("hgx-h100-8");
+        let w4 = InferConfig {
+            weight_dtype: Some(Dtype::Fp4),
+            ..base(1)
+        };
+        let (a, b) = (
+            infer(&cl, &chip, &base(1)).unwrap(),
+            infer(&cl, &chip, &w4).unwrap(),
+        );
+        let r = b.decode_parts.weights.get() / a.decode_parts.weights.get();
+        assert!(
+            (r - 0.5).abs() < 1e-9,
+            "one sequence streams the weights: {r}"
+        );
+        assert!((b.memory.weights / a.memory.weights - 0.5).abs() < 1e-12);
+        // At 1,024 sequences the GEMMs are compute-bound: FP4 storage changes nothing there.
+        let big = |w| InferConfig {
+            weight_dtype: w,
+            prompt: 256,
+            output: 64,
+            ..base(1024)
+        };
+        let (c, d) = (
+            infer(&cl, &chip, &big(None)).unwrap(),
+            infer(&cl, &chip, &big(Some(Dtype::Fp4))).unwrap(),
+        );
+        assert_eq!(c.decode_parts.weights, d.decode_parts.weights);
+        // H100 has no FP4 matmuls, yet stores FP4 weights (W4A8).
+        assert!(chip.dense(Dtype::Fp4).is_none());
+    }
+
+    #[test]
+    fn speculative_decoding_pays_where_the_step_is_memory_bound() {
+        let (cl, chip) = on("hgx-h100-8");
+        let spec = |batch| InferConfig {
+            draft_tokens: 3,
+            acceptance: 0.8,
+            ..base(batch)
+        };
+        // One sequence: the step streams the weights whatever it computes, so verifying 4
+        // tokens costs about one step and yields 2.95 of them.
+        let (a, b) = (
+            infer(&cl, &chip, &base(1)).unwrap(),
+            infer(&cl, &chip, &spec(1)).unwrap(),
+        );
+        let speedup = a.decode_step.get() / b.decode_step.get();
+        assert!(speedup > 2.3 && speedup < 2.96, "{speedup}");
+        assert!(b.decode_parts.draft.get() > 0.0);
+        let sum = b.decode_parts.weights.get()
+            + b.decode_parts.launches.get()
+            + b.decode_parts.attention.get()
+            + b.decode_parts.tp_comm.get()
+            + b.decode_parts.draft.get();
+        assert!((sum / b.decode_step.get() - 1.0).abs() < 1e-12);
+        // 2,048 sequences: compute-bound, so four tokens of compute per step cost nearly four
+        // times as much and the gain is gone.
+        let big = |c: InferConfig| InferConfig {
+            prompt: 128,
+            output: 64,
+            ..c
+        };
+        let (c, d) = (
+            infer(&cl, &chip, &big(base(2048))).unwrap(),
+            infer(&cl, &chip, &big(spec(2048))).unwrap(),
+        );
+        assert!(d.tokens_per_s_per_chip < c.tokens_per_s_per_chip * 1.1);
+    }
+
+    #[test]
+    fn a_prefix_cache_hit_skips_that_share_of_the_prefill() {
+        let (cl, chip) = on("hgx-h100-8");
+        let hit = InferConfig {
+            prefix_hit: 0.75,
+            ..base(16)
+        };
+        let (a, b) = (
+            infer(&cl, &chip, &base(16)).unwrap(),
+            infer(&cl, &chip, &hit).unwrap(),
+        );
+        let r = b.prefill.get() / a.prefill.get();
+        // A quarter of the tokens, each attending to more of the prompt: a little over 0.25.
+        assert!(r > 0.25 && r < 0.3, "{r}");
+        assert_eq!(a.decode_step, b.decode_step);
+        let bad = InferConfig {
+            prefix_hit: 1.0,
+            ..base(16)
+        };
+        assert!(infer(&cl, &chip, &bad).is_err());
+    }
 }

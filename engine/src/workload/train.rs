@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::chip::Chip;
-use crate::collective::{estimate, Algorithm, Op};
+use crate::collective::{Algorithm, Op};
 use crate::dtype::Dtype;
 use crate::efficiency;
 use crate::roofline::{OpSpec, Roofline};
@@ -615,7 +615,7 @@ pub(crate) fn group_collective(
         system: cluster.system.clone(),
         nodes: nodes.max(1),
     };
-    let e = estimate(&group, op, bytes, Algorithm::Auto)
+    let e = crate::collective::estimate_quiet(&group, op, bytes, Algorithm::Auto)
         .map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
     if group.nodes > 1 {
         return Ok(e.time.get());
