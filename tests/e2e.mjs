@@ -856,6 +856,30 @@ test('serving against targets: the curve on several platforms, and the cheapest 
   await fresh.context().close();
 });
 
+test('disaggregated prefill and decode: the cheapest split, its KV trip, and co-location beside it', async () => {
+  // Long prompts and a tight TPOT on one NVL72: prompts no longer slow the decode steps.
+  const page = await open('?page=workload&wsys=gb200-nvl72&wdtype=fp8&wpr=8192&wtpot=0.025');
+  await page.waitForSelector('#disagg-answer[data-usd-mtok]');
+  const split = Number(await page.getAttribute('#disagg-answer', 'data-usd-mtok'));
+  const together = Number(await page.getAttribute('#disagg-answer', 'data-colocated'));
+  assert.ok(split < together, `${split} against ${together}`);
+  assert.equal(await page.getAttribute('#disagg-transfer', 'data-scale-up'), 'true');
+  assert.match(await page.textContent('#disagg-transfer'), /1\.25 GiB, travels inside the scale-up domain/);
+  // Prefill on B200 nodes, decode on a Trn2 UltraServer: the caches cross the network, and
+  // the link keeps both pools.
+  await page.selectOption('select[name=wpsys]', 'hgx-b200-8');
+  await page.selectOption('select[name=wdsys]', 'trn2-ultra-64');
+  await page.waitForFunction(() => document.querySelector('#disagg-transfer')?.dataset.scaleUp === 'false');
+  assert.match(await page.textContent('#disagg-table'), /HGX B200.*Trn2 UltraServer/s);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('wdsys') === 'trn2-ultra-64');
+  const fresh = await open(new URL(page.url()).search);
+  await fresh.waitForSelector('#disagg-answer[data-usd-mtok]');
+  assert.equal(await fresh.textContent('#disagg-answer'), await page.textContent('#disagg-answer'));
+  assert.deepEqual([...page.errors, ...fresh.errors], []);
+  await page.context().close();
+  await fresh.context().close();
+});
+
 let passed = 0;
 let failed = 0;
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;

@@ -1526,11 +1526,24 @@ fn serving_of_link(link: &str, as_json: bool) -> Result<String, Usage> {
                     "tokens_per_s_per_chip": p.tokens_per_s_per_chip, "usd_per_mtok": c.usd_per_mtok(&p)}))})
         })
         .collect();
+    let d = engine::serving::disaggregated(&sc.job);
+    let split = json!({
+        "prefill_system": d.prefill.system, "decode_system": d.decode.system, "error": d.error,
+        "colocated_usd_per_mtok": d.colocated_usd_per_mtok(),
+        "cheapest": d.best.map(|b| json!({
+            "prefill_chips_per_replica": b.tp_prefill, "decode_chips_per_replica": b.tp_decode,
+            "decode_batch": b.batch, "prefill_s": b.prefill_s, "step_s": b.step_s,
+            "step_p99_s": b.step_p99_s, "ttft_s": b.ttft_s, "kv_bytes": b.transfer.bytes,
+            "kv_transfer_s": b.transfer.seconds, "kv_over_scale_up": b.transfer.scale_up,
+            "prefill_replicas_per_decode_replica": b.prefill_per_decode,
+            "prefill_share_of_chips": b.prefill_share, "usd_per_mtok": b.usd_per_mtok})),
+    });
     if as_json {
         return Ok(pretty(&json!({
             "model": sc.job.model, "dtype": sc.job.dtype.id(), "prompt": sc.job.prompt,
             "output": sc.job.output, "targets": {"ttft_s": s.ttft_s, "tpot_s": s.tpot_s},
             "platforms": rows, "cheapest": best.map(|(i, _)| s.platforms[i].system.clone()),
+            "disaggregated": split,
         })));
     }
     let mut out = format!(
@@ -1559,6 +1572,17 @@ fn serving_of_link(link: &str, as_json: bool) -> Result<String, Usage> {
             (None, None) => writeln!(out, "  {:<16} no configuration meets the targets", c.system),
         };
     }
+    let _ = match (d.best, &d.error) {
+        (Some(b), _) => write!(
+            out,
+            "disaggregated, prefill on {} and decode on {}: {} chips per prefill replica, {} per decode replica × {} sequences, {:.0}% of the chips prefilling; KV cache {:.0} MiB moved {} in {:.1} ms; TTFT {:.0} ms, TPOT {:.1} ms; ${:.3}/Mtok",
+            d.prefill.system, d.decode.system, b.tp_prefill, b.tp_decode, b.batch,
+            b.prefill_share * 100.0, b.transfer.bytes / 1048576.0,
+            if b.transfer.scale_up { "inside the scale-up domain" } else { "over the network" },
+            b.transfer.seconds * 1e3, b.ttft_s * 1e3, b.step_s * 1e3, b.usd_per_mtok
+        ),
+        (None, e) => write!(out, "disaggregated: {}", e.clone().unwrap_or_default()),
+    };
     Ok(out.trim_end().to_string())
 }
 

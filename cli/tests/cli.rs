@@ -887,4 +887,11 @@ fn a_links_serving_view_agrees_with_the_single_platform_curve() {
         .min_by(|a, b| usd(a).total_cmp(&usd(b)))
         .unwrap();
     assert_eq!(v["cheapest"], best["system"]);
+    // Served disaggregated on the job's own platform: the caches stay on NVLink when both
+    // replicas fit one 8-GPU node, and cross the network otherwise.
+    let d = &v["disaggregated"]["cheapest"];
+    let chips = d["prefill_chips_per_replica"].as_u64().unwrap()
+        + d["decode_chips_per_replica"].as_u64().unwrap();
+    assert_eq!(d["kv_over_scale_up"], chips <= 8, "{d}");
+    assert!(d["ttft_s"].as_f64().unwrap() <= 0.5 && d["step_p99_s"].as_f64().unwrap() <= 0.03);
 }

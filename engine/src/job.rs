@@ -92,6 +92,10 @@ pub struct Job {
     pub acceptance: f64,
     /// Serving: fraction of prompt tokens found in the prefix cache.
     pub prefix_hit: f64,
+    /// Disaggregated serving: the prefill pool's platform (empty: the job's own).
+    pub prefill_system: String,
+    /// Disaggregated serving: the decode pool's platform (empty: the job's own).
+    pub decode_system: String,
 }
 
 /// The platforms whose serving curves are drawn beside the job's own by default: one HGX
@@ -136,6 +140,8 @@ impl Default for Job {
             draft_tokens: 0,
             acceptance: 0.7,
             prefix_hit: 0.0,
+            prefill_system: String::new(),
+            decode_system: String::new(),
         }
     }
 }

@@ -270,7 +270,8 @@ impl Scenario {
         let named = core::iter::once(&self.topology.system)
             .chain(self.collectives.systems.iter())
             .chain([&self.job.system, &self.job.compare_with])
-            .chain(self.job.curve_systems.iter());
+            .chain(self.job.curve_systems.iter())
+            .chain([&self.job.prefill_system, &self.job.decode_system]);
         for id in named {
             if id.starts_with(system::EDIT_PREFIX) && !out.contains(id) {
                 out.push(id.clone());
@@ -480,6 +481,8 @@ impl Scenario {
         q.push(format!("wdraft={}", j.draft_tokens));
         q.push(format!("wacc={}", j.acceptance));
         q.push(format!("wprefix={}", j.prefix_hit));
+        q.push(format!("wpsys={}", enc(&j.prefill_system)));
+        q.push(format!("wdsys={}", enc(&j.decode_system)));
         for (k, v) in self.kernel.to_pairs() {
             q.push(format!("{k}={}", enc(&v)));
         }
@@ -776,6 +779,21 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "wpsys" | "wdsys" => {
+                    let slot = if k == "wpsys" {
+                        &mut s.job.prefill_system
+                    } else {
+                        &mut s.job.decode_system
+                    };
+                    if v.is_empty() {
+                        slot.clear();
+                    } else {
+                        match system::find(v) {
+                            Ok(_) => *slot = v.clone(),
+                            Err(e) => note(k, format!("{e}; the job's own platform is used")),
+                        }
+                    }
+                }
                 "wwt" | "wkv" => {
                     let slot = if k == "wwt" {
                         &mut s.job.weight_dtype
@@ -958,7 +976,7 @@ mod tests {
             "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
             "wkwh", "wopt", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref",
             "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft", "wacc", "wprefix",
-            "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
+            "wpsys", "wdsys", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1163,6 +1181,8 @@ mod tests {
                 draft_tokens: 2,
                 acceptance: 0.8,
                 prefix_hit: 0.4,
+                prefill_system: "hgx-b200-8".into(),
+                decode_system: "trn2-ultra-64".into(),
             },
             kernel: crate::kernels::KernelSpec {
                 kernel: crate::kernels::Kernel::Softmax,

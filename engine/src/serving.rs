@@ -14,6 +14,7 @@ use crate::job::{self, Job};
 use crate::source::Sourced;
 use crate::system::{self, Cluster};
 use crate::workload::curve::{cheapest, curve, frontier, ServePoint};
+use crate::workload::disagg::{self, Pool, Split};
 use crate::workload::{find_model, infer, InferConfig};
 
 /// One platform's curve.
@@ -259,6 +260,114 @@ pub fn effects(job: &Job) -> Vec<Effect> {
         .collect()
 }
 
+/// A job served disaggregated: its prefill and decode pools, the cheapest split meeting its
+/// targets, and the cheapest co-located configuration on the decode pool's platform.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Disaggregated {
+    /// The prefill pool's platform.
+    pub prefill: PlatformCurve,
+    /// The decode pool's platform (its curve is the co-located reference).
+    pub decode: PlatformCurve,
+    /// Configurations evaluated.
+    pub evaluated: usize,
+    /// The cheapest split meeting the targets.
+    pub best: Option<Split>,
+    /// Why there is none, when there is none.
+    pub error: Option<String>,
+}
+
+impl Disaggregated {
+    /// $ per million tokens of the cheapest co-located configuration on the decode platform.
+    #[must_use]
+    pub fn colocated_usd_per_mtok(&self) -> Option<f64> {
+        self.decode.cheapest.map(|p| self.decode.usd_per_mtok(&p))
+    }
+}
+
+/// The job served disaggregated ([`Job::prefill_system`] and [`Job::decode_system`], the
+/// job's own platform where empty).
+#[must_use]
+pub fn disaggregated(job: &Job) -> Disaggregated {
+    let pick = |s: &str| {
+        if s.is_empty() {
+            job.system.clone()
+        } else {
+            s.to_string()
+        }
+    };
+    let (p_id, d_id) = (pick(&job.prefill_system), pick(&job.decode_system));
+    let (prefill, decode) = (platform_curve(job, &p_id), platform_curve(job, &d_id));
+    let none = |prefill, decode, why: String| Disaggregated {
+        prefill,
+        decode,
+        evaluated: 0,
+        best: None,
+        error: Some(why),
+    };
+    let setup = |id: &str| -> Result<(Cluster, crate::chip::Chip, Job), String> {
+        let sys = system::find(id).map_err(|e| e.to_string())?;
+        let chip = crate::catalog::find(sys.chip).map_err(|e| e.to_string())?;
+        let on = if id == job.system {
+            job.clone()
+        } else {
+            job.moved_to(id, 1)
+        };
+        Ok((
+            Cluster {
+                system: sys,
+                nodes: 1,
+            },
+            chip,
+            on,
+        ))
+    };
+    let (pc, pchip, pjob) = match setup(&p_id) {
+        Ok(x) => x,
+        Err(e) => return none(prefill, decode, e),
+    };
+    let (dc, dchip, djob) = match setup(&d_id) {
+        Ok(x) => x,
+        Err(e) => return none(prefill, decode, e),
+    };
+    let model = match find_model(&job.model) {
+        Ok(m) => m,
+        Err(e) => return none(prefill, decode, e.to_string()),
+    };
+    // Each pool at its own chip's matmul efficiency; the decode pool's options.
+    let base = job::infer_config(&djob, &dchip, model, 1);
+    let pbase = InferConfig {
+        matmul_efficiency: Some(job::efficiency(&pjob, &pchip).value),
+        ..base.clone()
+    };
+    let pp = Pool {
+        cluster: &pc,
+        chip: &pchip,
+        usd_per_chip_hour: prefill.usd_per_chip_hour.value,
+    };
+    let dp = Pool {
+        cluster: &dc,
+        chip: &dchip,
+        usd_per_chip_hour: decode.usd_per_chip_hour.value,
+    };
+    let all = disagg::splits_with(&pp, &pbase, &dp, &base);
+    let best = disagg::cheapest(&all, job.ttft_s, job.tpot_s);
+    let error = match (&best, all.is_empty()) {
+        (Some(_), _) => None,
+        (None, true) => Some(disagg::explain_empty(&pp, &dp, &base)),
+        (None, false) => Some(format!(
+            "none of the {} splits meets the targets",
+            all.len()
+        )),
+    };
+    Disaggregated {
+        evaluated: all.len(),
+        prefill,
+        decode,
+        best,
+        error,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,6 +467,37 @@ mod tests {
         assert!(e[1..5].iter().all(|x| all < x.usd_per_mtok.unwrap()));
         // "All of them" is the job's own curve.
         assert_eq!(e[5].cheapest, platform_curve(&job, "hgx-h100-8").cheapest);
+    }
+
+    #[test]
+    fn a_job_served_disaggregated_names_its_split_and_what_co_location_costs() {
+        let job = Job {
+            system: "gb200-nvl72".into(),
+            dtype: Dtype::Fp8,
+            prompt: 8192,
+            output: 256,
+            tpot_s: 0.025,
+            ..Job::default()
+        };
+        let d = disaggregated(&job);
+        let best = d.best.expect("a split meets the targets");
+        assert!(best.meets(2.0, 0.025));
+        assert!(best.transfer.scale_up, "both pools inside one NVL72");
+        assert!(best.usd_per_mtok < d.colocated_usd_per_mtok().unwrap());
+        // Prefill on B200 nodes, decode on a Trn2 UltraServer: the caches cross the network,
+        // and each pool is priced at its own rate.
+        let mixed = disaggregated(&Job {
+            prefill_system: "hgx-b200-8".into(),
+            decode_system: "trn2-ultra-64".into(),
+            ..job
+        });
+        let m = mixed.best.expect("a mixed split meets the targets");
+        assert!(!m.transfer.scale_up);
+        assert_ne!(
+            mixed.prefill.usd_per_chip_hour.value,
+            mixed.decode.usd_per_chip_hour.value
+        );
+        assert_eq!(mixed.decode.system, "trn2-ultra-64");
     }
 
     #[test]

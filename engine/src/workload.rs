@@ -13,6 +13,7 @@ use crate::units::Bytes;
 pub mod calibration;
 pub mod curve;
 pub mod custom;
+pub mod disagg;
 mod model;
 mod search;
 mod serve;

@@ -488,6 +488,7 @@ pub fn ServingCurves(
             }
         })
     };
+    let disagg = view! { <DisaggCard inputs=inputs/> };
     view! {
         <div class="card serving-card" id="serving-curves">
             <h2>"Serving against targets"</h2>
@@ -520,6 +521,93 @@ pub fn ServingCurves(
                 <summary>{move || format!("Platforms drawn ({})", data.with(|(s, _)| s.platforms.len()))}</summary>
                 <div class="checks">{boxes}</div>
             </details>
+            {body}
+        </div>
+        {disagg}
+    }
+}
+
+fn replicas_text(p: u32, d: u32) -> String {
+    let n = |k: u32, what: &str| format!("{k} {what} replica{}", if k == 1 { "" } else { "s" });
+    format!("{} for every {}", n(p, "prefill"), n(d, "decode"))
+}
+
+/// Disaggregated prefill and decode: the two pools' platforms, the cheapest split meeting
+/// the targets, the KV cache's trip, and what co-location costs on the decode platform.
+#[component]
+fn DisaggCard(inputs: Memo<Job>) -> impl IntoView {
+    let sc = use_scenario();
+    let data = Memo::new(move |_| engine::serving::disaggregated(&inputs.get()));
+    let pick = move |label: &'static str,
+                     key: &'static str,
+                     get: fn(&Job) -> String,
+                     set: fn(&mut Job, String)| {
+        let opts = engine::system::presets()
+            .into_iter()
+            .map(|sys| {
+                let id = sys.id;
+                view! { <option value=id selected=move || sc.with(|s| get(&s.job) == id)>{sys.name}</option> }
+            })
+            .collect_view();
+        view! {
+            <label class="inline">{label}
+                <select name=key on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| set(&mut s.job, v)); }>
+                    <option value="" selected=move || sc.with(|s| get(&s.job).is_empty())>"the job's own"</option>
+                    {opts}
+                </select>
+            </label>
+        }
+    };
+    let body = move || {
+        data.with(|d| {
+            let Some(b) = d.best else {
+                return view! { <p class="na" id="disagg-answer">{d.error.clone().unwrap_or_default()}</p> }.into_any();
+            };
+            let (np, nd) = b.replicas();
+            let together = d.colocated_usd_per_mtok();
+            let versus = together.map_or_else(
+                || format!("No co-located configuration on {} meets the targets.", d.decode.name),
+                |c| format!("Co-located on {}: ${} per million tokens, so splitting changes the cost by {:+.0}%.", d.decode.name, sig(c, 3), (b.usd_per_mtok / c - 1.0) * 100.0),
+            );
+            let t = b.transfer;
+            view! {
+                <p class="answer" id="disagg-answer" data-usd-mtok=b.usd_per_mtok data-colocated=together.unwrap_or(f64::NAN)>
+                    {format!("Cheapest split meeting the targets: ${} per million output tokens. {versus}", sig(b.usd_per_mtok, 3))}
+                </p>
+                <div class="table-wrap">
+                    <table class="grid" id="disagg-table">
+                        <thead><tr><th scope="col">"pool"</th><th scope="col">"platform"</th><th scope="col">"chips per replica"</th><th scope="col">"replicas per unit"</th><th scope="col">"time"</th><th scope="col">"share of chips"</th></tr></thead>
+                        <tbody>
+                            <tr><th scope="row">"prefill"</th><td>{d.prefill.name.clone()}</td><td class="num">{b.tp_prefill}</td><td class="num">{np}</td>
+                                <td class="num"><Derived text=format!("{} per prompt", ms(b.prefill_s)) formula="prompt tokens × forward FLOPs per token ÷ (chips × peak × efficiency); compute-bound, so a replica serves 1 ÷ this many requests a second".to_string()/></td>
+                                <td class="num">{format!("{}%", sig(b.prefill_share * 100.0, 3))}</td></tr>
+                            <tr><th scope="row">"decode"</th><td>{d.decode.name.clone()}</td><td class="num">{b.tp_decode}</td><td class="num">{nd}</td>
+                                <td class="num"><Derived text=format!("{} a step × {} sequences", ms(b.step_s), b.batch) formula=format!("no prompts between its steps; {} at the 99th percentile of occupancy", ms(b.step_p99_s))/></td>
+                                <td class="num">{format!("{}%", sig((1.0 - b.prefill_share) * 100.0, 3))}</td></tr>
+                        </tbody>
+                    </table>
+                </div>
+                <p class="small-note" id="disagg-transfer" data-scale-up=t.scale_up.to_string()>
+                    {format!("Each request's KV cache, {}, travels {} at {} in {}; TTFT {} (prefill, transfer, first step), TPOT {} ({} at the 99th percentile). {} keep both pools busy ({} prefill replicas per decode replica). {} splits evaluated.",
+                        engine::Bytes::new(t.bytes).display_memory(),
+                        if t.scale_up { "inside the scale-up domain" } else { "over the scale-out network" },
+                        engine::BytesPerSec::new(t.bytes_per_s).display_si(), ms(t.seconds), ms(b.ttft_s), ms(b.step_s), ms(b.step_p99_s),
+                        replicas_text(np, nd), sig(b.prefill_per_decode, 3), d.evaluated)}
+                </p>
+            }
+            .into_any()
+        })
+    };
+    view! {
+        <div class="card disagg-card" id="disagg">
+            <h2>"Disaggregated prefill and decode"</h2>
+            <p class="small-note">
+                "Prompts prefill on one pool; their KV caches move to another that only decodes, so no prompt slows a decode step. Each pool takes its own chips per replica, batch and platform; the cheapest split meeting the targets above is shown, with the ratio of the pools that keeps both busy. The transfer is counted whole, not overlapped with the prefill."
+            </p>
+            <div class="controls">
+                {pick("Prefill on ", "wpsys", |j| j.prefill_system.clone(), |j, v| j.prefill_system = v)}
+                {pick(" decode on ", "wdsys", |j| j.decode_system.clone(), |j, v| j.decode_system = v)}
+            </div>
             {body}
         </div>
     }
