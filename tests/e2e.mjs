@@ -129,10 +129,10 @@ test('navigation links switch pages in place and open directly', async () => {
   const page = await open();
   await page.click('nav a:has-text("Roofline")');
   await page.waitForSelector('#roofline-canvas');
-  // Links carry only what differs from the defaults: the default Chips view is `?v=2`.
+  // Links carry only what differs from the defaults: the default Chips view is `?v=3`.
   const href = await page.getAttribute('nav a:has-text("Chips")', 'href');
-  assert.equal(href, '?v=2');
-  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=2&page=workload');
+  assert.equal(href, '?v=3');
+  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=3&page=workload');
   await page.click('nav a:has-text("Compare")');
   await page.waitForSelector('.compare-page');
   // A page with its own module loads it when opened, and leaves cleanly for another page.
@@ -878,6 +878,25 @@ test('disaggregated prefill and decode: the cheapest split, its KV trip, and co-
   assert.deepEqual([...page.errors, ...fresh.errors], []);
   await page.context().close();
   await fresh.context().close();
+});
+
+test('training layouts as run today: an old link keeps its model, and today\'s finds context parallelism for Llama 3 405B', async () => {
+  const page = await open('?v=2&page=workload&wsys=hgx-h100-8&wnodes=128&wmodel=llama3-405b');
+  await page.waitForSelector('#layout-model-note');
+  const before = Number(await page.getAttribute('#tokens-per-s', 'data-value'));
+  assert.doesNotMatch(await page.textContent('#layout'), /cp \d/);
+  await page.click('#layout-model-note button');
+  await page.waitForFunction(() => !document.querySelector('#layout-model-note'));
+  await page.waitForFunction((b) => Number(document.querySelector('#tokens-per-s')?.dataset.value) !== b, before);
+  const after = Number(await page.getAttribute('#tokens-per-s', 'data-value'));
+  // 8K sequences of a 405B model on 1,024 H100s: splitting each sequence over two GPUs
+  // frees the memory for a faster layout.
+  assert.match(await page.textContent('#layout'), /tp 8 × cp 2 × pp 8 × dp 8/);
+  assert.ok(after > before, `${after} after ${before}`);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('v') === '3' && !new URLSearchParams(location.search).has('wlm'));
+  assert.match(await page.textContent('main'), /exposed context-parallel ring/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 let passed = 0;

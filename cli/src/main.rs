@@ -30,7 +30,8 @@ commands:
   calibration [--json]                   the model against published measurements
   claims [--json]                        vendors' claims beside the model's figure
   train --system ID --model M --dtype F [--nodes N] [--tokens T] [--batch GBS]
-        [--tp T --pp P --dp D [--ep E] [--interleave V] [--recompute on|off]]
+        [--tp T --pp P --dp D [--cp C] [--zero 0-3] [--ep E] [--interleave V]
+        [--recompute on|off]]
         [--overlap F] [--usd-per-chip-hour X] [--json]
                                          step time, tokens/s, MFU, time and cost to train
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
@@ -445,6 +446,8 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "ep",
                     "interleave",
                     "recompute",
+                    "cp",
+                    "zero",
                     "overlap",
                     "usd-per-chip-hour",
                 ],
@@ -473,27 +476,39 @@ fn run(args: &[String]) -> Result<String, Usage> {
             };
             cfg.tp_overlap = ov;
             cfg.dp_overlap = ov;
-            let r = match (a.value("tp"), a.value("pp"), a.value("dp")) {
-                (None, None, None) => workload::best_layout(&cluster, &chip, &cfg)?,
-                (tp, pp, dp) => {
+            let r = match (a.value("tp"), a.value("pp"), a.value("dp"), a.value("cp")) {
+                (None, None, None, None) if a.value("zero").is_none() => {
+                    workload::best_layout(&cluster, &chip, &cfg)?
+                }
+                (tp, pp, dp, cp) => {
                     cfg.layout.tp = count(tp, "tp", 1)?;
                     cfg.layout.pp = count(pp, "pp", 1)?;
-                    if u64::from(cfg.layout.tp) * u64::from(cfg.layout.pp)
-                        > u64::from(cluster.chips())
-                    {
+                    cfg.layout.cp = count(cp, "cp", 1)?;
+                    cfg.layout.zero = match a.value("zero") {
+                        None => 1,
+                        Some(z) => match z.parse::<u8>() {
+                            Ok(z) if z <= 3 => z,
+                            _ => {
+                                return Err(Usage(format!(
+                                    "--zero must be a ZeRO stage from 0 to 3, got '{z}'"
+                                )))
+                            }
+                        },
+                    };
+                    let used = u64::from(cfg.layout.tp)
+                        * u64::from(cfg.layout.pp)
+                        * u64::from(cfg.layout.cp);
+                    if used > u64::from(cluster.chips()) {
                         return Err(Usage(format!(
-                            "--tp {} x --pp {} is more chips than the cluster has: the cluster has {} chips ({} node(s))",
+                            "--tp {} x --cp {} x --pp {} is more chips than the cluster has: the cluster has {} chips ({} node(s))",
                             cfg.layout.tp,
+                            cfg.layout.cp,
                             cfg.layout.pp,
                             cluster.chips(),
                             cluster.nodes
                         )));
                     }
-                    cfg.layout.dp = count(
-                        dp,
-                        "dp",
-                        (cluster.chips() / (cfg.layout.tp * cfg.layout.pp).max(1)).max(1),
-                    )?;
+                    cfg.layout.dp = count(dp, "dp", (cluster.chips() / used.max(1) as u32).max(1))?;
                     cfg.layout.ep = count(a.value("ep"), "ep", 1)?;
                     cfg.layout.interleave = count(a.value("interleave"), "interleave", 1)?;
                     cfg.layout.recompute = match a.value("recompute") {
@@ -878,6 +893,8 @@ fn job_row(sc: &Scenario) -> Result<Value, Usage> {
         "pp": l.pp,
         "dp": l.dp,
         "ep": l.ep,
+        "cp": l.cp,
+        "zero": l.zero,
         "recompute": l.recompute,
         "overlap": r.overlap.value,
         "tokens_per_s": r.train.tokens_per_s,

@@ -312,7 +312,9 @@ fn train_factors(r: &crate::job::JobReport) -> [f64; 8] {
     let p = &t.parts;
     let compute = t.compute.get() * per_token;
     let layout = compute * p.gemm_peak * p.gemm_efficiency / p.model_flops_per_token;
-    let comm = (t.tp_comm.get() + t.ep_comm.get() + t.dp_comm.get()) * per_token;
+    let comm =
+        (t.tp_comm.get() + t.ep_comm.get() + t.dp_comm.get() + t.cp_comm.get() + t.pp_comm.get())
+            * per_token;
     [
         p.model_flops_per_token,
         r.price_split.0,

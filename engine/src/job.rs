@@ -96,7 +96,13 @@ pub struct Job {
     pub prefill_system: String,
     /// Disaggregated serving: the decode pool's platform (empty: the job's own).
     pub decode_system: String,
+    /// The training-layout model: 3 (today's) costs pipeline sends and searches ZeRO-2/3
+    /// and context parallelism; 2 is what links of version 2 and earlier were made with.
+    pub layout_model: u32,
 }
+
+/// The training-layout model new links use ([`Job::layout_model`]).
+pub const LAYOUT_MODEL: u32 = 3;
 
 /// The platforms whose serving curves are drawn beside the job's own by default: one HGX
 /// node, one NVL72 rack and one Trainium UltraServer of each generation.
@@ -142,6 +148,7 @@ impl Default for Job {
             prefix_hit: 0.0,
             prefill_system: String::new(),
             decode_system: String::new(),
+            layout_model: LAYOUT_MODEL,
         }
     }
 }
@@ -421,6 +428,7 @@ fn train_config(
     );
     cfg.tp_overlap = ov;
     cfg.dp_overlap = ov;
+    cfg.pipeline_sends = job.layout_model >= 3;
     Ok(cfg)
 }
 

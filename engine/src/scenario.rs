@@ -21,10 +21,12 @@ use crate::units::Bytes;
 /// The current link format version. Older versions are decoded with their own defaults.
 ///
 /// Version 1 wrote every key; version 2 writes only what differs from the defaults, so its
-/// defaults are part of the format: changing one means a version 3 that decodes version 2
-/// with the old value (`cli/tests/fixtures/links.json` fails until that is done). Both decode
-/// with today's defaults, which have not changed since version 1.
-pub const VERSION: u32 = 2;
+/// defaults are part of the format: changing one means a new version that decodes the older
+/// ones with their old values (`cli/tests/fixtures/links.json` fails until that is done).
+/// Version 3 changed one default: the training-layout model (`wlm`), which costs pipeline
+/// sends and searches ZeRO-2/3 and context parallelism; versions 1 and 2 open with the model
+/// they were made with (`wlm=2`).
+pub const VERSION: u32 = 3;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
 const KERNEL_KEYS: [&str; 14] = [
@@ -370,7 +372,7 @@ impl Scenario {
     }
 
     /// Encode as a query string (without the leading `?`): the version, then only the keys
-    /// whose values differ from the defaults, in a fixed order. The default view is `v=2`.
+    /// whose values differ from the defaults, in a fixed order. The default view is `v=3`.
     #[must_use]
     pub fn to_query(&self) -> String {
         let mine = self.to_query_full();
@@ -482,6 +484,7 @@ impl Scenario {
         q.push(format!("wacc={}", j.acceptance));
         q.push(format!("wprefix={}", j.prefix_hit));
         q.push(format!("wpsys={}", enc(&j.prefill_system)));
+        q.push(format!("wlm={}", j.layout_model));
         q.push(format!("wdsys={}", enc(&j.decode_system)));
         for (k, v) in self.kernel.to_pairs() {
             q.push(format!("{k}={}", enc(&v)));
@@ -518,7 +521,8 @@ impl Scenario {
             return (s, notes);
         }
         match pairs.iter().find(|(k, _)| k == "v").map(|(_, v)| v.as_str()) {
-            Some("1" | "2") | None => {}
+            Some("1" | "2") => s.job.layout_model = 2,
+            Some("3") | None => {}
             Some(v) => note(
                 "v",
                 format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),
@@ -779,6 +783,17 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "wlm" => match v.as_str() {
+                    "2" | "3" => s.job.layout_model = if v == "2" { 2 } else { 3 },
+                    _ => note(
+                        "wlm",
+                        format!(
+                            "'{}' is not a training-layout model (2 or 3); using {}",
+                            clip(v),
+                            s.job.layout_model
+                        ),
+                    ),
+                },
                 "wpsys" | "wdsys" => {
                     let slot = if k == "wpsys" {
                         &mut s.job.prefill_system
@@ -976,7 +991,7 @@ mod tests {
             "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
             "wkwh", "wopt", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref",
             "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft", "wacc", "wprefix",
-            "wpsys", "wdsys", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
+            "wpsys", "wdsys", "wlm", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1036,7 +1051,7 @@ mod tests {
 
     #[test]
     fn links_carry_only_what_differs_from_the_defaults() {
-        assert_eq!(Scenario::default().to_query(), "v=2");
+        assert_eq!(Scenario::default().to_query(), "v=3");
         let (s, notes) = Scenario::from_query(
             "page=workload&wsys=gb300-nvl72&wnodes=8&wmodel=deepseek-v3&wdtype=fp8&wprice=3.25&wown=1&wyears=4",
         );
@@ -1044,10 +1059,22 @@ mod tests {
         let q = s.to_query();
         assert!(q.len() < 300, "{} characters: {q}", q.len());
         assert_eq!(Scenario::from_query(&q).0, s);
-        // A version 1 link (every key written) opens as the same state as its version 2 form.
-        let full = s.to_query_full().replacen("v=2", "v=1", 1);
-        assert_eq!(Scenario::from_query(&full).0, s);
-        let (_, notes) = Scenario::from_query("v=3");
+        // Every key written out opens as the same state as the short form.
+        assert_eq!(Scenario::from_query(&s.to_query_full()).0, s);
+        // A version 1 or 2 link opens with the training-layout model it was made with, and
+        // keeps it when written again.
+        for v in ["v=1", "v=2"] {
+            let old = s
+                .to_query_full()
+                .replacen("v=3", v, 1)
+                .replace("&wlm=3", "");
+            let (o, notes) = Scenario::from_query(&old);
+            assert!(notes.is_empty(), "{notes:?}");
+            assert_eq!(o.job.layout_model, 2);
+            assert!(o.to_query().contains("&wlm=2"));
+            assert_eq!(Scenario::from_query(&o.to_query()).0, o);
+        }
+        let (_, notes) = Scenario::from_query("v=4");
         assert!(notes[0].message.contains("newer"));
         // The app's navigation relies on the page coming right after the version.
         let mut on = s.clone();
@@ -1183,6 +1210,7 @@ mod tests {
                 prefix_hit: 0.4,
                 prefill_system: "hgx-b200-8".into(),
                 decode_system: "trn2-ultra-64".into(),
+                layout_model: 2,
             },
             kernel: crate::kernels::KernelSpec {
                 kernel: crate::kernels::Kernel::Softmax,

@@ -47,8 +47,8 @@ pub fn WorkloadPage() -> impl IntoView {
                     let serving = r.infer.clone();
                     let for_breakdown = r.clone();
                     let train_formula = r.train.formula.clone();
-                    let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {}; {}% of communication hidden ({}).",
-                        r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.ep_comm, r.train.dp_comm,
+                    let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {} (ZeRO-{}), exposed context-parallel ring {}, pipeline sends {}; {}% of communication hidden ({}).",
+                        r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.ep_comm, r.train.dp_comm, r.train.layout.zero, r.train.cp_comm, r.train.pp_comm,
                         sig(r.overlap.value * 100.0, 3), if r.overlap.note.is_empty() { "set by you" } else { r.overlap.note });
                     let racks = r.racks;
                     let rack = r.rack_chips;
@@ -167,6 +167,12 @@ pub fn WorkloadPage() -> impl IntoView {
                         </div>
                         <p class="small-note" id="band-note">{band_note}</p>
                         <p class="small-note">{step_note}</p>
+                        {(j.layout_model < engine::job::LAYOUT_MODEL).then(|| view! {
+                            <p class="notice" id="layout-model-note">
+                                "This link was made before pipeline sends were costed and before the layout search tried ZeRO-2/3 (FSDP) and context parallelism, so it opens as it was made. "
+                                <button type="button" class="small" on:click=move |_| sc.update(|s| s.job.layout_model = engine::job::LAYOUT_MODEL)>"Use today's training model"</button>
+                            </p>
+                        })}
                     }.into_any()
                 }
             }}

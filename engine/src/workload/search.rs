@@ -24,6 +24,8 @@ pub struct LayoutSearch {
     fits: Vec<TrainReport>,
     rejected: Vec<(Layout, WorkloadError)>,
     memo: CommMemo,
+    /// Whether the second round (ZeRO-2/3 and context parallelism) is still to be added.
+    widen: bool,
 }
 
 impl LayoutSearch {
@@ -77,7 +79,47 @@ impl LayoutSearch {
             fits: Vec::new(),
             rejected: Vec::new(),
             memo: CommMemo::default(),
+            widen: base.pipeline_sends,
         }
+    }
+
+    /// The second round: what sharding (ZeRO-2, ZeRO-3/FSDP) and context parallelism buy,
+    /// tried where memory was the obstacle: on every layout that did not fit, and on the
+    /// fastest that did, without full recomputation. Links of version 2 and earlier search
+    /// the first round only, as they did.
+    fn widen(&mut self) {
+        self.widen = false;
+        let m = &self.base.model;
+        let mut seeds: Vec<Layout> = self
+            .rejected
+            .iter()
+            .filter(|(_, e)| matches!(e, WorkloadError::DoesNotFit { .. }))
+            .map(|(l, _)| *l)
+            .collect();
+        let mut fastest: Vec<&TrainReport> = self.fits.iter().collect();
+        fastest.sort_by(|a, b| b.tokens_per_s.total_cmp(&a.tokens_per_s));
+        seeds.extend(fastest.iter().take(8).map(|r| Layout {
+            recompute: false,
+            ..r.layout
+        }));
+        let mut extra: Vec<Layout> = Vec::new();
+        for l in seeds {
+            for (zero, cp) in [(2, 1), (3, 1), (1, 2), (1, 4), (3, 2)] {
+                if cp > 1 && (l.dp % cp != 0 || m.seq % (2 * cp) != 0 || (l.dp / cp) % l.ep != 0) {
+                    continue;
+                }
+                let c = Layout {
+                    zero,
+                    cp,
+                    dp: l.dp / cp,
+                    ..l
+                };
+                if !extra.contains(&c) && !self.candidates.contains(&c) {
+                    extra.push(c);
+                }
+            }
+        }
+        self.candidates.extend(extra);
     }
 
     /// Candidate layouts in all.
@@ -92,15 +134,18 @@ impl LayoutSearch {
         self.next
     }
 
-    /// Whether every candidate has been evaluated.
+    /// Whether every candidate has been evaluated (the second round included).
     #[must_use]
     pub fn done(&self) -> bool {
-        self.next >= self.candidates.len()
+        self.next >= self.candidates.len() && !self.widen
     }
 
     /// Evaluate up to `n` more candidates; returns whether the search is done.
     pub fn step(&mut self, n: usize) -> bool {
-        let end = (self.next + n).min(self.candidates.len());
+        if self.next >= self.candidates.len() && self.widen {
+            self.widen();
+        }
+        let end = self.next.saturating_add(n).min(self.candidates.len());
         for i in self.next..end {
             let l = self.candidates[i];
             let mut cfg = self.base.clone();
@@ -134,7 +179,7 @@ impl LayoutSearch {
     /// # Errors
     /// The last reason a layout failed when none fits.
     pub fn finish(mut self) -> Result<TrainReport, WorkloadError> {
-        self.step(usize::MAX);
+        while !self.step(usize::MAX) {}
         let chips = self.cluster.chips();
         let best = self.fits.into_iter().reduce(|a, b| {
             if b.tokens_per_s > a.tokens_per_s {

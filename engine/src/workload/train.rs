@@ -33,10 +33,17 @@ pub struct Layout {
     /// Virtual pipeline stages per chip (interleaved 1F1B): each chip holds this many
     /// non-adjacent chunks of layers, which divides the bubble by as much.
     pub interleave: u32,
-    /// Optimizer states sharded over data parallelism (ZeRO-1).
-    pub shard_optimizer: bool,
-    /// Recompute activations in the backward pass instead of storing them.
+    /// What data parallelism shards (ZeRO stage, or FSDP): 0 nothing, 1 the optimizer
+    /// states, 2 the gradients too, 3 the weights too (gathered layer by layer as they are
+    /// used).
+    pub zero: u8,
+    /// Recompute every activation in the backward pass (full recomputation) instead of
+    /// storing them; otherwise only attention's scores are recomputed (selective
+    /// recomputation, as FlashAttention-style kernels do in their backward pass).
     pub recompute: bool,
+    /// Context-parallel degree: each sequence split over this many chips, which exchange
+    /// keys and values around a ring in every attention layer.
+    pub cp: u32,
 }
 
 impl Layout {
@@ -49,8 +56,9 @@ impl Layout {
         ep: 1,
         micro_batch: 1,
         interleave: 1,
-        shard_optimizer: true,
+        zero: 1,
         recompute: true,
+        cp: 1,
     };
 }
 
@@ -71,6 +79,9 @@ pub struct TrainConfig {
     pub dp_overlap: f64,
     /// Fraction of tensor-parallel communication hidden behind compute.
     pub tp_overlap: f64,
+    /// Whether the pipeline's point-to-point sends between stages are costed (links of
+    /// version 2 and earlier opened with a model that left them out).
+    pub pipeline_sends: bool,
 }
 
 impl TrainConfig {
@@ -91,6 +102,7 @@ impl TrainConfig {
             matmul_efficiency,
             dp_overlap: 0.0,
             tp_overlap: 0.0,
+            pipeline_sends: true,
         }
     }
 }
@@ -110,8 +122,13 @@ pub struct TrainReport {
     pub tp_comm: Seconds,
     /// Exposed expert-parallel all-to-all per step.
     pub ep_comm: Seconds,
-    /// Exposed data-parallel communication per step.
+    /// Exposed data-parallel communication per step (with ZeRO-2 and -3, FSDP's gathers and
+    /// reduce-scatters).
     pub dp_comm: Seconds,
+    /// Exposed context-parallel ring exchanges of keys and values per step.
+    pub cp_comm: Seconds,
+    /// Exposed pipeline sends between stages per step.
+    pub pp_comm: Seconds,
     /// Tokens per second over the cluster.
     pub tokens_per_s: f64,
     /// Model FLOPs utilisation: 6N+attention FLOPs per second over the cluster's dense peak.
@@ -181,18 +198,27 @@ pub(crate) fn check_layout(
     model: &Model,
 ) -> Result<(), WorkloadError> {
     let chips = cluster.chips();
-    if l.tp == 0 || l.pp == 0 || l.dp == 0 || l.ep == 0 || l.micro_batch == 0 {
+    if l.tp == 0 || l.pp == 0 || l.dp == 0 || l.ep == 0 || l.micro_batch == 0 || l.cp == 0 {
         return Err(WorkloadError::BadLayout(
             "every degree must be at least 1".into(),
         ));
     }
-    if l.tp * l.pp * l.dp != chips {
+    if u64::from(l.tp) * u64::from(l.cp) * u64::from(l.pp) * u64::from(l.dp) != u64::from(chips) {
         return Err(WorkloadError::BadLayout(format!(
-            "tp × pp × dp = {} × {} × {} = {} but the cluster has {chips} chips",
-            l.tp,
-            l.pp,
-            l.dp,
-            l.tp * l.pp * l.dp
+            "tp × cp × pp × dp = {} × {} × {} × {} but the cluster has {chips} chips",
+            l.tp, l.cp, l.pp, l.dp
+        )));
+    }
+    if l.zero > 3 {
+        return Err(WorkloadError::BadLayout(format!(
+            "ZeRO has stages 0 to 3, not {}",
+            l.zero
+        )));
+    }
+    if l.cp > 1 && model.seq % (2 * l.cp) != 0 {
+        return Err(WorkloadError::BadLayout(format!(
+            "context parallelism of {} must split the {}-token sequence into 2 × {} equal chunks",
+            l.cp, model.seq, l.cp
         )));
     }
     let domain = cluster.system.chips();
@@ -245,16 +271,21 @@ pub fn training_memory(model: &Model, l: &Layout) -> Memory {
     let expert_params = model.moe_layers() * model.expert_params(model.experts);
     let per_chip =
         dense_params / f64::from(l.tp * l.pp) + expert_params / f64::from(l.tp * l.pp * l.ep);
-    let weights = per_chip * 2.0;
-    let gradients = per_chip * 2.0;
-    let optimizer = per_chip * 12.0
-        / if l.shard_optimizer {
-            f64::from(l.dp)
-        } else {
-            1.0
-        };
+    // ZeRO shards over every replica of the same weights: the data- and context-parallel
+    // ranks.
+    let shards = f64::from(l.dp * l.cp);
+    let shard = |stage: u8| if l.zero >= stage { shards } else { 1.0 };
+    // ZeRO-3 gathers one layer's weights while the next is fetched: two layers held whole.
+    let gathered = if l.zero >= 3 && shards > 1.0 {
+        2.0 * per_chip / f64::from(model.layers.div_ceil(l.pp).max(1))
+    } else {
+        0.0
+    };
+    let weights = per_chip * 2.0 / shard(3) + gathered * 2.0;
+    let gradients = per_chip * 2.0 / shard(2);
+    let optimizer = per_chip * 12.0 / shard(1);
     let (s, b, d, t) = (
-        f64::from(model.seq),
+        f64::from(model.seq) / f64::from(l.cp),
         f64::from(l.micro_batch),
         model.d(),
         f64::from(l.tp),
@@ -473,7 +504,8 @@ pub(crate) fn train_in(
     }
     // A global batch that does not divide evenly is rounded up to whole micro-batches.
     let micro = f64::from(cfg.global_batch.div_ceil(l.dp * l.micro_batch));
-    let tokens_mb = f64::from(l.micro_batch) * f64::from(m.seq);
+    // Each chip of a context-parallel group holds 1/cp of every sequence.
+    let tokens_mb = f64::from(l.micro_batch) * f64::from(m.seq) / f64::from(l.cp);
     let tp = f64::from(l.tp);
     let parts = micro_batch_parts(chip, cfg, &roof, tokens_mb, tp);
     let passes = if l.recompute { 4.0 } else { 3.0 };
@@ -523,13 +555,55 @@ pub(crate) fn train_in(
     } else {
         0.0
     };
-    // Data parallelism: gradients of this chip's parameters, across replicas.
-    let dp_comm = if l.dp > 1 {
-        dp_allreduce(cluster, l, Bytes::new(mem.gradients)) * (1.0 - cfg.dp_overlap)
+    // Data parallelism: gradients of this chip's parameters, across the replicas of its
+    // weights (data- and context-parallel ranks). ZeRO-0/1 all-reduce them once a step;
+    // ZeRO-2 reduce-scatters each micro-batch's and all-gathers the updated weights once;
+    // ZeRO-3 (FSDP) also gathers the weights for every micro-batch's forward and backward
+    // pass. A reduce-scatter or all-gather moves half an all-reduce.
+    let replicas = l.dp * l.cp;
+    let dp_comm = if replicas > 1 {
+        let group = Layout { dp: replicas, ..*l };
+        let full_grads = mem.gradients
+            * if l.zero >= 2 {
+                f64::from(replicas)
+            } else {
+                1.0
+            };
+        let ar = dp_allreduce(cluster, &group, Bytes::new(full_grads));
+        let rounds = match l.zero {
+            0 | 1 => 1.0,
+            2 => (micro + 1.0) / 2.0,
+            _ => 1.5 * micro,
+        };
+        ar * rounds * (1.0 - cfg.dp_overlap)
     } else {
         0.0
     };
-    let step = compute + bubble + tp_comm + ep_comm + dp_comm;
+    // Context parallelism: in every layer each chip passes its chunk's keys and values around
+    // the ring cp − 1 times forward, and keys, values and their gradients backward; the
+    // exchange overlaps the attention it feeds, so only what attention does not cover shows.
+    let cp_comm = if l.cp > 1 {
+        let kv = tokens_mb * 2.0 * (f64::from(m.kv_heads) / tp).max(1.0) * m.head_dim() * 2.0;
+        let inside = l.tp * l.cp <= cluster.system.chips();
+        let hop = p2p_time(&cluster.system, kv, inside);
+        let per_layer = 3.0 * f64::from(l.cp - 1) * hop;
+        let attn = parts.attention * passes;
+        (per_layer - attn).max(0.0) * layers_here * micro
+    } else {
+        0.0
+    };
+    // Pipeline sends: each micro-batch's activations forward and their gradients backward
+    // across every stage boundary (v of them per chip when interleaved), on the critical
+    // path through the pipeline's fill and drain and once per micro-batch in between.
+    let pp_comm = if l.pp > 1 && cfg.pipeline_sends {
+        let act = tokens_mb * m.d() * 2.0 / tp;
+        let inside = l.tp * l.cp * l.pp <= cluster.system.chips();
+        let send = p2p_time(&cluster.system, act, inside);
+        2.0 * f64::from(l.interleave) * (micro + f64::from(l.pp) - 1.0) * send
+    } else {
+        0.0
+    };
+    let step = compute + bubble + tp_comm + ep_comm + dp_comm + cp_comm + pp_comm;
     let tokens = micro * f64::from(l.dp * l.micro_batch) * f64::from(m.seq);
     let tokens_per_s = tokens / step;
     let peak_total = roof.peak.get() * f64::from(cluster.chips());
@@ -557,17 +631,22 @@ pub(crate) fn train_in(
         tp_comm: Seconds::new(tp_comm),
         ep_comm: Seconds::new(ep_comm),
         dp_comm: Seconds::new(dp_comm),
+        cp_comm: Seconds::new(cp_comm),
+        pp_comm: Seconds::new(pp_comm),
         tokens_per_s,
         mfu,
         memory: mem,
         formula: if with_formula {
             format!(
-                "step = compute {} + bubble (pp−1)/(m·v)·compute {} + exposed TP {} + exposed EP all-to-all {} + exposed DP {}; compute = {} passes × {} micro-batches: {} GEMMs {} at {:.1}% of {} (BF16 efficiency {:.1}% × {} ratio {:.3}), {} attention {}, {} elementwise {}, casts to {} {}, {} output head {}, optimizer step {}",
+                "step = compute {} + bubble (pp−1)/(m·v)·compute {} + exposed TP {} + exposed EP all-to-all {} + exposed DP {} (ZeRO-{}) + exposed CP ring {} + pipeline sends {}; compute = {} passes × {} micro-batches: {} GEMMs {} at {:.1}% of {} (BF16 efficiency {:.1}% × {} ratio {:.3}), {} attention {}, {} elementwise {}, casts to {} {}, {} output head {}, optimizer step {}",
                 Seconds::new(compute),
                 Seconds::new(bubble),
                 Seconds::new(tp_comm),
                 Seconds::new(ep_comm),
                 Seconds::new(dp_comm),
+                l.zero,
+                Seconds::new(cp_comm),
+                Seconds::new(pp_comm),
                 passes,
                 micro,
                 parts.gemm_dtype,
@@ -627,6 +706,20 @@ pub(crate) fn group_collective(
     Ok(lat + bw)
 }
 
+/// One point-to-point send of `bytes` from a chip to its neighbour: over one scale-up link
+/// when both sit in the same domain, otherwise over the chip's share of the scale-out
+/// network; each at its effective rate, plus one hop's latency.
+#[must_use]
+pub(crate) fn p2p_time(sys: &crate::system::System, bytes: f64, inside: bool) -> f64 {
+    if inside {
+        let link = sys.links.first().map_or(0.0, |l| l.value.get());
+        sys.hop_latency.value.get() + bytes / (link * sys.link_efficiency.value)
+    } else {
+        sys.scale_out_latency.value.get()
+            + bytes / (sys.scale_out.value.get() * sys.scale_out_efficiency.value)
+    }
+}
+
 /// An all-reduce over `tp` chips of one scale-up domain.
 pub(crate) fn tp_allreduce(cluster: &Cluster, tp: u32, bytes: Bytes) -> Result<f64, WorkloadError> {
     group_collective(cluster, Op::AllReduce, tp, 1, bytes)
@@ -674,7 +767,14 @@ pub(crate) fn dp_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> f64 {
 
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "tp {} × pp {} × dp {}", self.tp, self.pp, self.dp)?;
+        write!(f, "tp {} × ", self.tp)?;
+        if self.cp > 1 {
+            write!(f, "cp {} × ", self.cp)?;
+        }
+        write!(f, "pp {} × dp {}", self.pp, self.dp)?;
+        if self.zero != 1 {
+            write!(f, ", ZeRO-{}", self.zero)?;
+        }
         if self.ep > 1 {
             write!(f, " (ep {})", self.ep)?;
         }
