@@ -899,6 +899,31 @@ test('training layouts as run today: an old link keeps its model, and today\'s f
   await page.context().close();
 });
 
+test('failure assumptions: your own rate, repair, restart and checkpoint bandwidth, in the link and marked as yours', async () => {
+  const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=512');
+  await page.waitForSelector('#goodput[data-value]');
+  const before = Number(await page.getAttribute('#goodput', 'data-value'));
+  await page.click('#failure-inputs summary');
+  await page.fill('input[name=wfrate]', '1e-4');
+  await page.press('input[name=wfrate]', 'Enter');
+  await page.waitForFunction((b) => Number(document.querySelector('#goodput')?.dataset.value) < b, before);
+  await page.fill('input[name=wckpt]', '20');
+  await page.press('input[name=wckpt]', 'Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('wckpt') === '20000000000');
+  assert.equal(new URL(page.url()).searchParams.get('wfrate'), '0.0001');
+  assert.match(await page.textContent('#goodput'), /rate 1\.00e-4\/chip-h/);
+  assert.match(await page.textContent('#goodput'), /20 GB\/s\/chip/);
+  // Nonsense is refused by name; empty goes back to the fitted rate.
+  await page.fill('input[name=wrepair]', '-3');
+  await page.press('input[name=wrepair]', 'Enter');
+  assert.match(await page.textContent('#failure-inputs .error'), /Repair time: '-3' is not a number/);
+  await page.fill('input[name=wfrate]', '');
+  await page.press('input[name=wfrate]', 'Enter');
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('wfrate'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 let passed = 0;
 let failed = 0;
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;

@@ -915,6 +915,10 @@ fn job_row(sc: &Scenario) -> Result<Value, Usage> {
         "rack_kw": r.rack_w / 1e3,
         "facility_kw": r.facility_w / 1e3,
         "joules_per_token": r.joules_per_token,
+        "interruptions": r.failures.interruptions,
+        "goodput": r.failures.goodput,
+        "real_time_s": r.real_days * 86_400.0,
+        "failure_cost_usd": r.failure_cost_usd,
     }))
 }
 

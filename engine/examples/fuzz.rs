@@ -94,6 +94,10 @@ const RANGES: &[(&str, f64, f64)] = &[
     ("wtpot", 0.0001, 60.0),
     ("wacc", 0.0, 0.99),
     ("wprefix", 0.0, 0.99),
+    ("wfrate", 1e-9, 0.01),
+    ("wrepair", 0.01, 720.0),
+    ("wrestart", 0.1, 600.0),
+    ("wckpt", 1e6, 1e12),
 ];
 
 /// Values that are wrong almost everywhere.

@@ -96,6 +96,14 @@ pub struct Job {
     pub prefill_system: String,
     /// Disaggregated serving: the decode pool's platform (empty: the job's own).
     pub decode_system: String,
+    /// Failures: interruptions per chip-hour (`None`: the rate fitted to published clusters).
+    pub fail_rate: Option<f64>,
+    /// Failures: hours a failed unit is out (`None`: by the blast radius).
+    pub repair_h: Option<f64>,
+    /// Failures: minutes to restart the job after an interruption (`None`: 10).
+    pub restart_min: Option<f64>,
+    /// Failures: checkpoint write bandwidth per chip, bytes/s (`None`: 1 GB/s).
+    pub ckpt_bytes_per_s: Option<f64>,
     /// The training-layout model: 3 (today's) costs pipeline sends and searches ZeRO-2/3
     /// and context parallelism; 2 is what links of version 2 and earlier were made with.
     pub layout_model: u32,
@@ -149,6 +157,10 @@ impl Default for Job {
             prefill_system: String::new(),
             decode_system: String::new(),
             layout_model: LAYOUT_MODEL,
+            fail_rate: None,
+            repair_h: None,
+            restart_min: None,
+            ckpt_bytes_per_s: None,
         }
     }
 }
@@ -297,7 +309,7 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
 
 /// The accepted range of each numeric input of a job, by its link key. Links, scenario files,
 /// the CLI and [`evaluate`] all hold a job to these, so one rule decides what is a job.
-pub const RANGES: [(&str, &str, f64, f64); 18] = [
+pub const RANGES: [(&str, &str, f64, f64); 22] = [
     ("wtokens", "training tokens", 1.0, 1e16),
     ("weff", "matmul efficiency", 0.01, 1.0),
     ("wprice", "$ per chip-hour", 0.0001, 1000.0),
@@ -316,6 +328,10 @@ pub const RANGES: [(&str, &str, f64, f64); 18] = [
     ("wtpot", "time-per-output-token target (s)", 0.0001, 60.0),
     ("wacc", "draft acceptance rate", 0.0, 0.99),
     ("wprefix", "prefix-cache hit rate", 0.0, 0.99),
+    ("wfrate", "interruptions per chip-hour", 1e-9, 0.01),
+    ("wrepair", "repair hours", 0.01, 720.0),
+    ("wrestart", "restart minutes", 0.1, 600.0),
+    ("wckpt", "checkpoint write bytes/s per chip", 1e6, 1e12),
 ];
 
 /// The range of numeric input `key` (a link key), if it has one.
@@ -332,7 +348,7 @@ pub const MAX_CHIPS: u64 = 1 << 20;
 
 impl Job {
     /// Each numeric input with its link key (unset optional inputs left out).
-    fn numbers(&self) -> [(&'static str, Option<f64>); 18] {
+    fn numbers(&self) -> [(&'static str, Option<f64>); 22] {
         [
             ("wtokens", Some(self.tokens)),
             ("weff", self.efficiency),
@@ -352,6 +368,10 @@ impl Job {
             ("wtpot", Some(self.tpot_s)),
             ("wacc", Some(self.acceptance)),
             ("wprefix", Some(self.prefix_hit)),
+            ("wfrate", self.fail_rate),
+            ("wrepair", self.repair_h),
+            ("wrestart", self.restart_min),
+            ("wckpt", self.ckpt_bytes_per_s),
         ]
     }
 
@@ -477,7 +497,7 @@ fn report(
     let racks = chips.div_ceil(rack_chips.value.max(1));
     let rack_w = it_w_per_chip * f64::from(rack_chips.value.min(chips));
     let per_h = price.usd_per_chip_hour();
-    let (failures, inputs) = failure_model(cluster, model, time_s);
+    let (failures, inputs) = failure_model_of(job, cluster, model, time_s);
     let real_days = time_s / failures.goodput / 86_400.0;
     // Every chip for the lost time, and the spares for the whole real run.
     let failure_cost_usd = (real_days * 86_400.0 - time_s) / 3600.0 * f64::from(chips) * per_h
@@ -566,17 +586,29 @@ pub fn failure_model(
     model: &workload::Model,
     time_s: f64,
 ) -> (crate::reliability::Goodput, FailureInputs) {
+    failure_model_of(&Job::default(), cluster, model, time_s)
+}
+
+/// [`failure_model`] with the job's own failure inputs where it sets them.
+#[must_use]
+pub fn failure_model_of(
+    job: &Job,
+    cluster: &Cluster,
+    model: &workload::Model,
+    time_s: f64,
+) -> (crate::reliability::Goodput, FailureInputs) {
     use crate::reliability as rel;
     let blast = cluster
         .system
         .metrics()
         .map_or(cluster.system.chips(), |m| m.blast_radius);
+    let or = |set: Option<f64>, d: Sourced<f64>| set.map_or(d, Sourced::user);
     let inputs = FailureInputs {
-        rate: rel::fitted_rate(),
+        rate: or(job.fail_rate, rel::fitted_rate()),
         blast_radius: blast,
-        repair_h: rel::repair_hours(blast),
-        restart_h: rel::restart_hours(),
-        write_bytes_per_s_per_chip: rel::write_bytes_per_s_per_chip(),
+        repair_h: or(job.repair_h, rel::repair_hours(blast)),
+        restart_h: or(job.restart_min.map(|m| m / 60.0), rel::restart_hours()),
+        write_bytes_per_s_per_chip: or(job.ckpt_bytes_per_s, rel::write_bytes_per_s_per_chip()),
         checkpoint_bytes: rel::checkpoint_bytes(model.params_total()),
     };
     let chips = f64::from(cluster.chips());
@@ -1234,5 +1266,45 @@ mod tests {
         ] {
             assert!(!e(j.clone()).is_empty(), "{j:?}");
         }
+    }
+
+    #[test]
+    fn a_jobs_own_failure_inputs_replace_the_fitted_ones() {
+        let base = Job {
+            system: "hgx-h100-8".into(),
+            nodes: 512,
+            ..Job::default()
+        };
+        let a = evaluate(&base).unwrap();
+        assert!(!a.failure_inputs.rate.source.is_user());
+        let worse = evaluate(&Job {
+            fail_rate: Some(a.failure_inputs.rate.value * 2.0),
+            repair_h: Some(a.failure_inputs.repair_h.value * 3.0),
+            ..base.clone()
+        })
+        .unwrap();
+        assert!(worse.failure_inputs.rate.source.is_user());
+        // Twice the rate: about twice the interruptions over the (slightly longer) run.
+        let r = worse.failures.interruptions / a.failures.interruptions;
+        assert!(r > 2.0 && r < 2.2, "{r}");
+        assert!(worse.failures.goodput < a.failures.goodput);
+        // Spares scale with rate × repair time: six times as many.
+        assert!((worse.failures.spare_chips / a.failures.spare_chips - 6.0).abs() < 0.01);
+        // Faster storage: shorter checkpoints, taken more often (Young/Daly), better goodput.
+        let fast = evaluate(&Job {
+            ckpt_bytes_per_s: Some(a.failure_inputs.write_bytes_per_s_per_chip.value * 10.0),
+            restart_min: Some(1.0),
+            ..base.clone()
+        })
+        .unwrap();
+        assert!(fast.failures.checkpoint_h < a.failures.checkpoint_h / 9.0);
+        assert!(fast.failures.interval_h < a.failures.interval_h);
+        assert!(fast.failures.goodput > a.failures.goodput);
+        // Out of range is refused by name.
+        let bad = evaluate(&Job {
+            repair_h: Some(1e6),
+            ..base
+        });
+        assert!(bad.unwrap_err().to_string().contains("repair hours"));
     }
 }

@@ -485,6 +485,16 @@ impl Scenario {
         q.push(format!("wprefix={}", j.prefix_hit));
         q.push(format!("wpsys={}", enc(&j.prefill_system)));
         q.push(format!("wlm={}", j.layout_model));
+        for (k, v) in [
+            ("wfrate", j.fail_rate),
+            ("wrepair", j.repair_h),
+            ("wrestart", j.restart_min),
+            ("wckpt", j.ckpt_bytes_per_s),
+        ] {
+            if let Some(x) = v {
+                q.push(format!("{k}={x}"));
+            }
+        }
         q.push(format!("wdsys={}", enc(&j.decode_system)));
         for (k, v) in self.kernel.to_pairs() {
             q.push(format!("{k}={}", enc(&v)));
@@ -753,7 +763,7 @@ impl Scenario {
                 },
                 "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" | "wchip"
                 | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" | "wttft" | "wtpot"
-                | "wacc" | "wprefix" => {
+                | "wacc" | "wprefix" | "wfrate" | "wrepair" | "wrestart" | "wckpt" => {
                     let (lo, hi) = crate::job::range(k).unwrap_or((0.0, 0.0));
                     match v.parse::<f64>() {
                         Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k.as_str() {
@@ -773,6 +783,10 @@ impl Scenario {
                             "wttft" => s.job.ttft_s = x,
                             "wacc" => s.job.acceptance = x,
                             "wprefix" => s.job.prefix_hit = x,
+                            "wfrate" => s.job.fail_rate = Some(x),
+                            "wrepair" => s.job.repair_h = Some(x),
+                            "wrestart" => s.job.restart_min = Some(x),
+                            "wckpt" => s.job.ckpt_bytes_per_s = Some(x),
                             "wtpot" => s.job.tpot_s = x,
                             _ => s.job.usd_per_kwh = x,
                         },
@@ -991,7 +1005,8 @@ mod tests {
             "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
             "wkwh", "wopt", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref",
             "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft", "wacc", "wprefix",
-            "wpsys", "wdsys", "wlm", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
+            "wpsys", "wdsys", "wlm", "wfrate", "wrepair", "wrestart", "wckpt", "kern", "km", "kin",
+            "kins", "kacc", "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1211,6 +1226,10 @@ mod tests {
                 prefill_system: "hgx-b200-8".into(),
                 decode_system: "trn2-ultra-64".into(),
                 layout_model: 2,
+                fail_rate: Some(3e-5),
+                repair_h: Some(12.0),
+                restart_min: Some(4.0),
+                ckpt_bytes_per_s: Some(5e9),
             },
             kernel: crate::kernels::KernelSpec {
                 kernel: crate::kernels::Kernel::Softmax,

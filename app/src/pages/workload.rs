@@ -37,6 +37,7 @@ pub fn WorkloadPage() -> impl IntoView {
             </p>
             <Inputs/>
             <OwnModel/>
+            <FailureAssumptions/>
             {move || match report.get() {
                 Err(e) => view! { <p class="error" role="alert" id="job-error">{e}</p> }.into_any(),
                 Ok(r) => {
@@ -151,10 +152,13 @@ pub fn WorkloadPage() -> impl IntoView {
                                             formula=format!("{} chips × {} interruptions per chip-hour: one every {} h; checkpoint of {} written in {} s, every {} min (Daly); each interruption costs a {} min restart and half an interval of work; goodput = 1 ÷ ((1 + δ/τ)(1 + (τ/2 + δ/2 + R)/M)); real time = {} days ÷ goodput",
                                                 r.chips, sig(i.rate.value, 3), sig(f.mtbf_h, 3), engine::Bytes::new(i.checkpoint_bytes).display_si(),
                                                 sig(f.checkpoint_h * 3600.0, 3), sig(f.interval_h * 60.0, 3), sig(i.restart_h.value * 60.0, 3), sig(r.time_s / 86_400.0, 4))/>
-                                        <span class="small-note">
+                                        <span class="small-note block">
                                             {format!("{} interruptions; ", sig(f.interruptions, 3))}
-                                            <Fig text=format!("{} chips per failure", i.blast_radius) source=i.repair_h.source estimate=true note="the fabric's blast radius (Topology page), widened to the unit serviced whole"/>
-                                            {format!(" held {} h: {} spare chips; failures add ${}", sig(i.repair_h.value, 2), sig(f.spare_chips, 3), thousands(r.failure_cost_usd))}
+                                            <Fig text=format!("{} chips per failure", i.blast_radius) source=engine::Source::Assumption estimate=true note="the fabric's blast radius (Topology page), widened to the unit serviced whole"/>
+                                            " held "<Fig text=format!("{} h", sig(i.repair_h.value, 2)) source=i.repair_h.source estimate=i.repair_h.estimate note=i.repair_h.note/>
+                                            {format!(": {} spare chips; failures add ${}", sig(f.spare_chips, 3), thousands(r.failure_cost_usd))}
+                                            " · restart "<Fig text=format!("{} min", sig(i.restart_h.value * 60.0, 3)) source=i.restart_h.source estimate=i.restart_h.estimate note=i.restart_h.note/>
+                                            " · checkpoints at "<Fig text=format!("{}/chip", engine::BytesPerSec::new(i.write_bytes_per_s_per_chip.value).display_si()) source=i.write_bytes_per_s_per_chip.source estimate=i.write_bytes_per_s_per_chip.estimate note=i.write_bytes_per_s_per_chip.note/>
                                             " · "<Fig text=format!("rate {:.2e}/chip-h", i.rate.value) source=i.rate.source estimate=i.rate.estimate note=i.rate.note/>
                                         </span>
                                     </Card>
@@ -1214,6 +1218,66 @@ pub(crate) fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<St
     }
     h.push_str("</tbody></table></div></details>");
     h
+}
+
+/// The failure model's inputs: each empty field uses the sourced default shown in it.
+#[component]
+fn FailureAssumptions() -> impl IntoView {
+    let sc = use_scenario();
+    let error = RwSignal::new(None::<String>);
+    let rel = engine::reliability::fitted_rate().value;
+    let field = move |label: &'static str,
+                      key: &'static str,
+                      unit: &'static str,
+                      scale: f64,
+                      default: String,
+                      get: fn(&Job) -> Option<f64>,
+                      set: fn(&mut Job, Option<f64>)| {
+        let (lo, hi) = engine::job::range(key).unwrap_or((0.0, 0.0));
+        view! {
+            <label class="field num">{label}
+                <span class="pair">
+                    <input type="text" inputmode="decimal" name=key placeholder=default
+                        prop:value=move || sc.with(|s| get(&s.job).map_or(String::new(), |x| sig(x / scale, 4)))
+                        on:change=move |ev| {
+                            let raw = event_target_value(&ev);
+                            if raw.trim().is_empty() {
+                                error.set(None);
+                                sc.update(|s| set(&mut s.job, None));
+                                return;
+                            }
+                            match raw.trim().parse::<f64>() {
+                                Ok(x) if x.is_finite() && x * scale >= lo && x * scale <= hi => {
+                                    error.set(None);
+                                    sc.update(|s| set(&mut s.job, Some(x * scale)));
+                                }
+                                _ => error.set(Some(format!(
+                                    "{label}: '{raw}' is not a number from {} to {} {unit}; the previous value is kept (empty uses the default).",
+                                    sig(lo / scale, 3), sig(hi / scale, 3)
+                                ))),
+                            }
+                        }/>
+                    " "{unit}
+                </span>
+            </label>
+        }
+    };
+    view! {
+        <details class="card failure-inputs" id="failure-inputs" open=sc.with_untracked(|s| {
+            let j = &s.job;
+            j.fail_rate.is_some() || j.repair_h.is_some() || j.restart_min.is_some() || j.ckpt_bytes_per_s.is_some()
+        })>
+            <summary>"Failure assumptions"</summary>
+            <p class="small-note">"Empty fields use the defaults shown: the interruption rate fitted to published clusters, repair by the unit a failure takes down (4 h up to 16 chips, else 24 h), a 10-minute restart and 1 GB/s of checkpoint writes per chip. Your figures go into the link and the With failures card marks them as yours."</p>
+            <div class="input-grid">
+                {field("Interruptions per chip-hour", "wfrate", "per chip-hour", 1.0, format!("{rel:.2e}"), |j| j.fail_rate, |j, x| j.fail_rate = x)}
+                {field("Repair time", "wrepair", "h", 1.0, "by blast radius".into(), |j| j.repair_h, |j, x| j.repair_h = x)}
+                {field("Restart", "wrestart", "min", 1.0, "10".into(), |j| j.restart_min, |j, x| j.restart_min = x)}
+                {field("Checkpoint writes", "wckpt", "GB/s per chip", 1e9, "1".into(), |j| j.ckpt_bytes_per_s, |j, x| j.ckpt_bytes_per_s = x)}
+            </div>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </details>
+    }
 }
 
 /// Your own model: paste a Hugging Face config.json or edit the shape's spec; the model's
