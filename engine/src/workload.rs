@@ -11,6 +11,20 @@ use core::fmt;
 use crate::units::Bytes;
 
 pub mod calibration;
+
+/// One scale-up domain of a preset system and its chip, for tests.
+#[cfg(test)]
+pub(crate) fn domain_of(id: &str) -> (crate::system::Cluster, crate::chip::Chip) {
+    let sys = crate::system::find(id).unwrap();
+    let chip = crate::catalog::find(sys.chip).unwrap();
+    (
+        crate::system::Cluster {
+            system: sys,
+            nodes: 1,
+        },
+        chip,
+    )
+}
 pub mod curve;
 pub mod custom;
 pub mod disagg;

@@ -707,17 +707,7 @@ pub fn calibration() -> Vec<RunPoint> {
         ),
     ] {
         let (model, setup) = run_serve(system, tp, batch, SERVING_KERNEL_FACTOR);
-        out.push(RunPoint {
-            family: Family::Serving,
-            system,
-            label,
-            source,
-            measured: Metric::TokensPerS(measured),
-            model,
-            setup,
-            note,
-            role,
-        });
+        out.push(serving_point(system, label, source, measured, (model, setup), note, role));
     }
     // Serving against latency targets: the cheapest configuration meeting MLPerf's Server
     // targets (TTFT on the mean, TPOT at the 99th percentile of occupancy) against what the
@@ -751,20 +741,33 @@ pub fn calibration() -> Vec<RunPoint> {
             "H200 SXM 141 GB (closed/NVIDIA/results/H200-SXM-141GBx8_TRT/llama2-70b-interactive-99/Server; p99 TTFT 363 ms, TPOT 35.7 ms); holding the TPOT target on the mean instead of the 99th percentile of occupancy overstated it by 45%",
         ),
     ] {
-        let (model, setup) = run_targets(system, ttft, tpot);
-        out.push(RunPoint {
-            family: Family::Serving,
-            system,
-            label,
-            source,
-            measured: Metric::TokensPerS(measured),
-            model,
-            setup,
-            note,
-            role: Role::HeldOut,
-        });
+        let run = run_targets(system, ttft, tpot);
+        out.push(serving_point(system, label, source, measured, run, note, Role::HeldOut));
     }
     out
+}
+
+/// A serving point of the calibration set: tokens/s measured against the model's run.
+fn serving_point(
+    system: &'static str,
+    label: &'static str,
+    source: &'static Citation,
+    measured: f64,
+    (model, setup): (Result<f64, WorkloadError>, String),
+    note: &'static str,
+    role: Role,
+) -> RunPoint {
+    RunPoint {
+        family: Family::Serving,
+        system,
+        label,
+        source,
+        measured: Metric::TokensPerS(measured),
+        model,
+        setup,
+        note,
+        role,
+    }
 }
 
 /// Llama 2 70B in FP8 on one `system` at MLPerf's mean lengths: the throughput of the

@@ -164,15 +164,7 @@ mod tests {
     use crate::workload::find_model;
 
     fn h100() -> (Cluster, Chip) {
-        let sys = crate::system::find("hgx-h100-8").unwrap();
-        let chip = crate::catalog::find(sys.chip).unwrap();
-        (
-            Cluster {
-                system: sys,
-                nodes: 1,
-            },
-            chip,
-        )
+        crate::workload::domain_of("hgx-h100-8")
     }
 
     /// MLPerf Inference v4.1 closed, Llama 2 70B Server on 8 × H100 SXM (FP8): 21,605.79
@@ -210,12 +202,7 @@ mod tests {
     /// run (TTFT ≤ 2 s, TPOT ≤ 200 ms), 33,071.46 tokens/s, is checked alongside.
     #[test]
     fn mlperfs_interactive_targets_on_h200_are_met_at_the_measured_throughput() {
-        let sys = crate::system::find("hgx-h200-8").unwrap();
-        let chip = crate::catalog::find(sys.chip).unwrap();
-        let cl = Cluster {
-            system: sys,
-            nodes: 1,
-        };
+        let (cl, chip) = crate::workload::domain_of("hgx-h200-8");
         let base = InferConfig::new(find_model("llama2-70b").unwrap(), Dtype::Fp8, 1, 290, 290);
         let pts = curve(&cl, &chip, &base);
         for (ttft, tpot, measured) in [(0.45, 0.04, 19_424.25), (2.0, 0.2, 33_071.46)] {

@@ -276,17 +276,7 @@ mod tests {
     use crate::workload::find_model;
     use crate::Dtype;
 
-    fn domain(id: &str) -> (Cluster, Chip) {
-        let sys = crate::system::find(id).unwrap();
-        let chip = crate::catalog::find(sys.chip).unwrap();
-        (
-            Cluster {
-                system: sys,
-                nodes: 1,
-            },
-            chip,
-        )
-    }
+    use crate::workload::domain_of as domain;
 
     /// Llama 3 70B's KV cache: 80 layers × 8 KV heads × 128 × 2 (K and V) = 160 KiB per token
     /// in FP8, 320 KiB in BF16.

@@ -376,17 +376,7 @@ mod tests {
     use super::*;
     use crate::workload::find_model;
 
-    fn on(system: &str) -> (Cluster, Chip) {
-        let sys = crate::system::find(system).unwrap();
-        let chip = crate::catalog::find(sys.chip).unwrap();
-        (
-            Cluster {
-                system: sys,
-                nodes: 1,
-            },
-            chip,
-        )
-    }
+    use crate::workload::domain_of as on;
 
     fn base(batch: u32) -> InferConfig {
         InferConfig {
