@@ -632,6 +632,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 draft_tokens: 0,
                 acceptance: 0.0,
                 prefix_hit: 0.0,
+                expert_parallel: true,
             };
             let cfg = knobs(&a, cfg)?;
             let r = workload::infer(&cluster, &chip, &cfg)?;

@@ -104,13 +104,15 @@ pub struct Job {
     pub restart_min: Option<f64>,
     /// Failures: checkpoint write bandwidth per chip, bytes/s (`None`: 1 GB/s).
     pub ckpt_bytes_per_s: Option<f64>,
-    /// The training-layout model: 3 (today's) costs pipeline sends and searches ZeRO-2/3
-    /// and context parallelism; 2 is what links of version 2 and earlier were made with.
-    pub layout_model: u32,
+    /// The model version: 3 (today's) costs pipeline sends, searches ZeRO-2/3 and context
+    /// parallelism, and serves mixtures of experts expert-parallel (streaming only the
+    /// experts a step's tokens touch, with all-to-alls); 2 is what links of version 2 and
+    /// earlier were made with.
+    pub model_version: u32,
 }
 
-/// The training-layout model new links use ([`Job::layout_model`]).
-pub const LAYOUT_MODEL: u32 = 3;
+/// The model version new links use ([`Job::model_version`]).
+pub const MODEL_VERSION: u32 = 3;
 
 /// The platforms whose serving curves are drawn beside the job's own by default: one HGX
 /// node, one NVL72 rack and one Trainium UltraServer of each generation.
@@ -156,7 +158,7 @@ impl Default for Job {
             prefix_hit: 0.0,
             prefill_system: String::new(),
             decode_system: String::new(),
-            layout_model: LAYOUT_MODEL,
+            model_version: MODEL_VERSION,
             fail_rate: None,
             repair_h: None,
             restart_min: None,
@@ -448,7 +450,7 @@ fn train_config(
     );
     cfg.tp_overlap = ov;
     cfg.dp_overlap = ov;
-    cfg.pipeline_sends = job.layout_model >= 3;
+    cfg.pipeline_sends = job.model_version >= 3;
     Ok(cfg)
 }
 
@@ -549,6 +551,7 @@ pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u3
         draft_tokens: job.draft_tokens,
         acceptance: job.acceptance,
         prefix_hit: job.prefix_hit,
+        expert_parallel: job.model_version >= 3,
         ..InferConfig::new(
             model,
             job.dtype,

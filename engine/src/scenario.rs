@@ -484,7 +484,7 @@ impl Scenario {
         q.push(format!("wacc={}", j.acceptance));
         q.push(format!("wprefix={}", j.prefix_hit));
         q.push(format!("wpsys={}", enc(&j.prefill_system)));
-        q.push(format!("wlm={}", j.layout_model));
+        q.push(format!("wlm={}", j.model_version));
         for (k, v) in [
             ("wfrate", j.fail_rate),
             ("wrepair", j.repair_h),
@@ -531,7 +531,7 @@ impl Scenario {
             return (s, notes);
         }
         match pairs.iter().find(|(k, _)| k == "v").map(|(_, v)| v.as_str()) {
-            Some("1" | "2") => s.job.layout_model = 2,
+            Some("1" | "2") => s.job.model_version = 2,
             Some("3") | None => {}
             Some(v) => note(
                 "v",
@@ -798,13 +798,13 @@ impl Scenario {
                 }
                 "wown" => s.job.owned = v == "1",
                 "wlm" => match v.as_str() {
-                    "2" | "3" => s.job.layout_model = if v == "2" { 2 } else { 3 },
+                    "2" | "3" => s.job.model_version = if v == "2" { 2 } else { 3 },
                     _ => note(
                         "wlm",
                         format!(
                             "'{}' is not a training-layout model (2 or 3); using {}",
                             clip(v),
-                            s.job.layout_model
+                            s.job.model_version
                         ),
                     ),
                 },
@@ -1085,7 +1085,7 @@ mod tests {
                 .replace("&wlm=3", "");
             let (o, notes) = Scenario::from_query(&old);
             assert!(notes.is_empty(), "{notes:?}");
-            assert_eq!(o.job.layout_model, 2);
+            assert_eq!(o.job.model_version, 2);
             assert!(o.to_query().contains("&wlm=2"));
             assert_eq!(Scenario::from_query(&o.to_query()).0, o);
         }
@@ -1225,7 +1225,7 @@ mod tests {
                 prefix_hit: 0.4,
                 prefill_system: "hgx-b200-8".into(),
                 decode_system: "trn2-ultra-64".into(),
-                layout_model: 2,
+                model_version: 2,
                 fail_rate: Some(3e-5),
                 repair_h: Some(12.0),
                 restart_min: Some(4.0),

@@ -493,7 +493,7 @@ pub fn ServingCurves(
         <div class="card serving-card" id="serving-curves">
             <h2>"Serving against targets"</h2>
             <p class="small-note">
-                "Each point is one configuration of a replica: its chips (tensor parallel; a mixture of experts spreads its experts over the same chips) and the sequences it serves at once, for the prompt and output lengths above. "
+                "Each point is one configuration of a replica: its chips (tensor parallel; a mixture of experts spreads its experts over the same chips, expert parallel, exchanging tokens by all-to-all and streaming only the experts a step's tokens touch) and the sequences it serves at once, for the prompt and output lengths above. "
                 "A user waits for the first token "<Derived text="TTFT".to_string() formula="prefill of the batch ÷ sequences + one decode step: its own prompt, then the step it joins".to_string()/>
                 " and then a token every "<Derived text="TPOT".to_string() formula="prefill of the batch ÷ output tokens + one decode step: continuous batching slips each new prompt in between steps".to_string()/>
                 ". The TPOT target is held at the "<Derived text="99th percentile".to_string() formula="requests arrive at random, so the sequences a replica holds vary: an M/G/∞ occupancy is Poisson, and its 99th percentile is about B + 2.326·√B; TPOT is evaluated there, with the extra sequences' KV caches in memory (as MLPerf's Server scenario holds it)".to_string()/>

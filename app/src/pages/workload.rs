@@ -171,10 +171,10 @@ pub fn WorkloadPage() -> impl IntoView {
                         </div>
                         <p class="small-note" id="band-note">{band_note}</p>
                         <p class="small-note">{step_note}</p>
-                        {(j.layout_model < engine::job::LAYOUT_MODEL).then(|| view! {
+                        {(j.model_version < engine::job::MODEL_VERSION).then(|| view! {
                             <p class="notice" id="layout-model-note">
-                                "This link was made before pipeline sends were costed and before the layout search tried ZeRO-2/3 (FSDP) and context parallelism, so it opens as it was made. "
-                                <button type="button" class="small" on:click=move |_| sc.update(|s| s.job.layout_model = engine::job::LAYOUT_MODEL)>"Use today's training model"</button>
+                                "This link was made before pipeline sends were costed, before the layout search tried ZeRO-2/3 (FSDP) and context parallelism, and before mixtures of experts were served expert-parallel, so it opens as it was made. "
+                                <button type="button" class="small" on:click=move |_| sc.update(|s| s.job.model_version = engine::job::MODEL_VERSION)>"Use today's model"</button>
                             </p>
                         })}
                     }.into_any()

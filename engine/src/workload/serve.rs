@@ -10,8 +10,9 @@ use crate::roofline::Roofline;
 use crate::system::Cluster;
 use crate::units::{Bytes, Seconds};
 
-use super::train::tp_allreduce;
+use super::train::{group_collective, tp_allreduce};
 use super::{Memory, Model, WorkloadError};
+use crate::collective::Op;
 
 /// What serving kernels reach of the format's large-matmul rate, fitted to one measurement:
 /// MLPerf Inference v4.1 closed, 8 × H200 SXM (TP1, 806 sequences, FP8), Llama 2 70B Offline,
@@ -60,6 +61,10 @@ pub struct InferConfig {
     pub acceptance: f64,
     /// Fraction of prompt tokens found in the prefix cache (not prefilled again).
     pub prefix_hit: f64,
+    /// Serve a mixture of experts expert-parallel: each decode step streams only the
+    /// experts its tokens touch, and its MoE layers exchange tokens by all-to-all instead of
+    /// all-reducing the FFN's output (links of version 2 and earlier streamed every expert).
+    pub expert_parallel: bool,
 }
 
 /// Most tokens a step may draft.
@@ -101,6 +106,7 @@ impl InferConfig {
             draft_tokens: 0,
             acceptance: 0.0,
             prefix_hit: 0.0,
+            expert_parallel: true,
         }
     }
 }
@@ -283,16 +289,43 @@ pub(crate) fn infer_with(
     // so their times add. With speculative decoding the step verifies the k drafted tokens
     // and one more at once: k + 1 tokens of compute for one pass over the weights and caches.
     let k1 = f64::from(cfg.draft_tokens + 1);
+    // Bytes a step streams: every weight, or with expert parallelism the dense part and only
+    // the routed experts its tokens touch: of E experts with k chosen per token, about
+    // E·(1 − (1 − k/E)^tokens) per MoE layer.
+    let bytes = cfg.weight_dtype.unwrap_or(cfg.dtype).bytes();
+    let streamed = |tokens: f64| -> f64 {
+        if !(cfg.expert_parallel && m.experts > 0) {
+            return weights;
+        }
+        let e = f64::from(m.experts);
+        let touched = e * (1.0 - libm::pow(1.0 - f64::from(m.active_experts) / e, tokens));
+        let routed_all = m.moe_layers() * m.expert_params(m.experts);
+        let per_expert = m.moe_layers() * m.expert_params(1);
+        (m.params_total() - routed_all + touched * per_expert) * bytes
+    };
     let attn_flops = 4.0 * f64::from(m.layers) * m.d() * mean_ctx;
     let gemm_flops = b * (m.forward_flops_per_token(mean_ctx) - attn_flops) / t;
+    let moe = cfg.expert_parallel && m.experts > 0;
     let pass = |n: f64| -> Result<[f64; 4], WorkloadError> {
-        let tp_comm = if tp > 1 {
-            tp_allreduce(cluster, tp, Bytes::new(n * b * m.d() * 2.0))? * 2.0 * f64::from(m.layers)
-        } else {
-            0.0
+        let tokens = n * b;
+        let tp_comm = match (tp > 1, moe) {
+            (false, _) => 0.0,
+            (true, false) => {
+                tp_allreduce(cluster, tp, Bytes::new(tokens * m.d() * 2.0))?
+                    * 2.0
+                    * f64::from(m.layers)
+            }
+            (true, true) => {
+                // Attention's output in every layer and the dense layers' FFN all-reduce;
+                // each MoE layer sends its tokens to their experts and back.
+                let ar = tp_allreduce(cluster, tp, Bytes::new(tokens * m.d() * 2.0))?;
+                let routed = tokens * f64::from(m.active_experts) * m.d() * 2.0 / t;
+                let a2a = group_collective(cluster, Op::AllToAll, tp, 1, Bytes::new(routed))?;
+                ar * (f64::from(m.layers) + m.dense_ffn_layers()) + a2a * 2.0 * m.moe_layers()
+            }
         };
         Ok([
-            (n * gemm_flops / peak).max(weights / t / bw),
+            (n * gemm_flops / peak).max(streamed(tokens) / t / bw),
             calls,
             (n * b * attn_flops / t / peak).max(b * mean_ctx * kv_bytes / t / bw),
             tp_comm,
@@ -300,7 +333,7 @@ pub(crate) fn infer_with(
     };
     let step = pass(k1)?;
     let t_compute = k1 * gemm_flops / peak;
-    let t_weights = weights / t / bw;
+    let t_weights = streamed(k1 * b) / t / bw;
     // Each drafted token runs the one-layer head: a layer's share of a plain step.
     let draft = if cfg.draft_tokens > 0 {
         let plain: f64 = pass(1.0)?.iter().sum();
@@ -514,5 +547,47 @@ mod tests {
             ..base(16)
         };
         assert!(infer(&cl, &chip, &bad).is_err());
+    }
+
+    /// DeepSeek-V3 holds 671 B parameters but a token uses 37 B: one sequence's decode step
+    /// streams the dense part and the 8 experts (of 256) its token picks in each MoE layer,
+    /// not every expert; at 1,024 sequences every expert is touched.
+    #[test]
+    fn a_mixture_of_experts_streams_only_the_experts_its_tokens_touch() {
+        let (cl, chip) = on("gb200-nvl72");
+        let cfg = |batch, ep| InferConfig {
+            tp: Some(16),
+            expert_parallel: ep,
+            ..InferConfig::new(
+                find_model("deepseek-v3").unwrap(),
+                Dtype::Fp8,
+                batch,
+                1024,
+                256,
+            )
+        };
+        let (all, touched) = (
+            infer(&cl, &chip, &cfg(1, false)).unwrap(),
+            infer(&cl, &chip, &cfg(1, true)).unwrap(),
+        );
+        let m = find_model("deepseek-v3").unwrap();
+        let ratio = touched.decode_parts.weights.get() / all.decode_parts.weights.get();
+        let expect = (m.params_active() - f64::from(m.vocab) * m.d() + f64::from(m.vocab) * m.d())
+            / m.params_total();
+        assert!((ratio - expect).abs() < 0.02, "{ratio} against {expect}");
+        // What is left of the step is launches, attention and communication.
+        assert!(touched.decode_step.get() < 0.5 * all.decode_step.get());
+        assert!(touched.tokens_per_s_per_chip > all.tokens_per_s_per_chip);
+        // The same memory: every expert is still held.
+        assert_eq!(touched.memory, all.memory);
+        // 1,024 tokens a step touch all 256 experts: the stream is the whole model again.
+        let (a, b) = (
+            infer(&cl, &chip, &cfg(1024, false)).unwrap(),
+            infer(&cl, &chip, &cfg(1024, true)).unwrap(),
+        );
+        let w = |r: &InferReport| r.decode_parts.weights.get();
+        assert!((w(&b) / w(&a) - 1.0).abs() < 0.01);
+        // Its MoE layers exchange tokens by all-to-all instead of all-reducing the FFN.
+        assert_ne!(a.decode_parts.tp_comm, b.decode_parts.tp_comm);
     }
 }
