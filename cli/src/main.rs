@@ -599,40 +599,37 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 return serve_curve(&a, true);
             }
             let (cluster, chip) = cluster_of(&a)?;
+            let batch = count(
+                a.value("batch").or(Some("")).filter(|x| !x.is_empty()),
+                "batch",
+                0,
+            )
+            .and_then(|b| {
+                if b == 0 {
+                    Err(Usage("--batch is required".into()))
+                } else {
+                    Ok(b)
+                }
+            })?;
+            // The defaults of a serving configuration, and what the command line sets.
             let cfg = workload::InferConfig {
-                model: model_of(&a)?,
-                dtype: a.required("dtype")?.parse()?,
-                batch: count(
-                    a.value("batch").or(Some("")).filter(|x| !x.is_empty()),
-                    "batch",
-                    0,
-                )
-                .and_then(|b| {
-                    if b == 0 {
-                        Err(Usage("--batch is required".into()))
-                    } else {
-                        Ok(b)
-                    }
-                })?,
-                prompt: count(a.value("prompt"), "prompt", 1024)?,
-                output: count(a.value("output"), "output", 256)?,
                 tp: a.value("tp").map(|t| count(Some(t), "tp", 1)).transpose()?,
                 matmul_efficiency: a
                     .value("matmul-efficiency")
                     .map(|x| fraction(Some(x), "matmul-efficiency", 1.0))
                     .transpose()?,
-                kernel_factor: workload::SERVING_KERNEL_FACTOR,
                 memory_efficiency: fraction(
                     a.value("memory-efficiency"),
                     "memory-efficiency",
                     workload::SERVING_MEMORY_EFFICIENCY,
                 )?,
-                weight_dtype: None,
-                kv_dtype: None,
-                draft_tokens: 0,
-                acceptance: 0.0,
-                prefix_hit: 0.0,
-                expert_parallel: true,
+                ..workload::InferConfig::new(
+                    model_of(&a)?,
+                    a.required("dtype")?.parse()?,
+                    batch,
+                    count(a.value("prompt"), "prompt", 1024)?,
+                    count(a.value("output"), "output", 256)?,
+                )
             };
             let cfg = knobs(&a, cfg)?;
             let r = workload::infer(&cluster, &chip, &cfg)?;
