@@ -761,12 +761,10 @@ impl Scenario {
                         format!("'{v}' is not a rate option; using the first"),
                     ),
                 },
-                "wtokens" | "weff" | "wprice" | "wdisc" | "wyears" | "wpue" | "wkwh" | "wchip"
-                | "wcoc" | "wfac" | "wmaint" | "wov" | "wnet" | "wload" | "wttft" | "wtpot"
-                | "wacc" | "wprefix" | "wfrate" | "wrepair" | "wrestart" | "wckpt" => {
+                k if crate::job::range(k).is_some() => {
                     let (lo, hi) = crate::job::range(k).unwrap_or((0.0, 0.0));
                     match v.parse::<f64>() {
-                        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k.as_str() {
+                        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => match k {
                             "wtokens" => s.job.tokens = x,
                             "weff" => s.job.efficiency = Some(x),
                             "wprice" => s.job.usd_per_chip_hour = Some(x),
