@@ -3,6 +3,8 @@
 //! Output is JSON (`--json`) with snake_case keys ending in their SI unit, or a plain table.
 //! Bad input prints a message naming the valid choices and exits with code 2.
 
+mod neuroncore;
+
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -75,6 +77,15 @@ commands:
                                          outliers llm)
   kernel bench [--size N] [--json]       this machine's f32 GEMM GFLOP/s and STREAM GB/s,
                                          one thread
+  neuroncore matmul [--chip trn1|trn2|trn3] [--m M --n N --k K] [--dtype bf16|fp8|fp32|fp4]
+             [--tile MxNxK] [--bufs 1-3] [--stationary a|b] [--hbm-scale F]
+             [--autotune [--top N]] [--json]
+  neuroncore attention [--chip C] [--q Q --kv KV --d D] [--kv-tile T] [--bufs B] [--json]
+  neuroncore --spec TEXT [--json]        one NeuronCore running a tiled schedule, simulated
+                                         event by event: time, TFLOP/s, each engine's busy
+                                         share and stalls, DMA bandwidth, SBUF/PSUM high water
+                                         (TEXT as the Kernels page's link holds it)
+  neuroncore core [--chip C] [--json]    the core's parameters, each with its source
 
 operation specs (--op): gemm:M,N,K  elem:elements,reads,writes,flop_per_element
   prefill:batch,seq,heads,kv_heads,head_dim  attn-decode:batch,context,heads,kv_heads,head_dim
@@ -823,6 +834,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             Ok(to_csv(&rows))
         }
         "kernel" => kernel_cmd(rest),
+        "neuroncore" => neuroncore::cmd(rest),
         "help" | "--help" | "-h" => Ok(USAGE.into()),
         other => Err(Usage(format!("unknown command '{other}'\n\n{USAGE}"))),
     }

@@ -18,6 +18,7 @@ pub mod formats;
 pub mod job;
 pub mod json;
 pub mod kernels;
+pub mod neuroncore;
 pub mod reliability;
 pub mod roofline;
 pub mod scenario;

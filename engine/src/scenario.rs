@@ -131,6 +131,23 @@ pub struct Scenario {
         serde(default, with = "device_serde", skip_serializing_if = "Vec::is_empty")
     )]
     pub device: Vec<crate::kernels::device::DeviceRoof>,
+    /// The NeuronCore experiment on the Kernels page, as text
+    /// ([`crate::neuroncore::spec::Experiment`]); empty for the default. The link keeps it as
+    /// written; the page reads it and explains what it cannot.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "String::is_empty")
+    )]
+    pub neuroncore: String,
+}
+
+/// Whether `v` may be kept as a NeuronCore experiment's text: short, and only the characters
+/// its grammar uses.
+#[must_use]
+pub fn nc_text_ok(v: &str) -> bool {
+    v.len() <= 200
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
 }
 
 #[cfg(feature = "serde")]
@@ -229,6 +246,7 @@ impl Default for Scenario {
             job: Job::default(),
             kernel: crate::kernels::KernelSpec::default(),
             device: Vec::new(),
+            neuroncore: String::new(),
         }
     }
 }
@@ -349,6 +367,11 @@ impl Scenario {
                 .map(|(k, v)| (k.as_str(), v.as_str())),
         );
         self.kernel = kernel;
+        self.neuroncore = pairs
+            .iter()
+            .find(|(k, v)| k == "knc" && nc_text_ok(v))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
         self.device = pairs
             .iter()
             .find(|(k, _)| k == "dev")
@@ -498,6 +521,9 @@ impl Scenario {
         q.push(format!("wdsys={}", enc(&j.decode_system)));
         for (k, v) in self.kernel.to_pairs() {
             q.push(format!("{k}={}", enc(&v)));
+        }
+        if !self.neuroncore.is_empty() {
+            q.push(format!("knc={}", enc(&self.neuroncore)));
         }
         if !self.device.is_empty() {
             q.push(format!(
@@ -865,6 +891,11 @@ impl Scenario {
                     }
                     s.job.curve_systems = list;
                 }
+                "knc" if nc_text_ok(v) => s.neuroncore = v.clone(),
+                "knc" => note(
+                    "knc",
+                    "not a NeuronCore experiment (at most 200 letters, digits, _ and .); the default is shown".into(),
+                ),
                 "dev" => match crate::kernels::device::parse_spec(v) {
                     Ok(d) => s.device = d,
                     Err(e) => note("dev", format!("{e}; measured roofs dropped")),
@@ -1237,6 +1268,7 @@ mod tests {
                 ..Default::default()
             },
             device: crate::kernels::device::parse_spec("cpu1:20.5,12;gpu:800,250").unwrap(),
+            neuroncore: "trn3_mm_128x8192x8192_fp8_t128x2048x1024_b3_sB_h0.5".into(),
         };
         let q = s.to_query();
         let (back, notes) = Scenario::from_query(&q);
