@@ -125,6 +125,30 @@ for (let i = 0; i < 5; i++) {
   await ctx.close();
 }
 console.log(`simulated all-reduce on trn2-ultra-256 in the browser (torus and bi-ring schedules): median ${ms(pct(simMs, 50))}, max ${ms(Math.max(...simMs))} (budget 100 ms)`);
+// 4b. The NeuronCore model: a 4096³ BF16 matmul simulated in the worker (the page prints how
+// long the simulation took), then the timeline redrawn as the wheel zooms in and out.
+{
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const page = await ctx.newPage();
+  const sims = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto(srv.url + `?page=kernels&knc=trn2_mm_4096x4096x4096_bf16_t1024x1024x1024_b${1 + (i % 2) + 1}_sA`);
+    await page.waitForSelector('#ncresult .nchead', { timeout: 30000 });
+    const m = /simulated in ([0-9.]+) ms/.exec(await page.textContent('#ncresult .nchead'));
+    sims.push(Number(m[1]));
+  }
+  await page.locator('#nccanvas').scrollIntoViewIfNeeded();
+  const box = await page.locator('#nccanvas').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + 40);
+  const draws = [];
+  for (let i = 0; i < 40; i++) {
+    await page.mouse.wheel(0, i % 20 < 10 ? -200 : 200);
+    await page.waitForTimeout(20);
+    draws.push(Number(await page.getAttribute('#nccanvas', 'data-draw-ms')));
+  }
+  console.log(`NeuronCore 4096³ BF16 matmul simulated in the worker: p50 ${ms(pct(sims, 50))}, max ${ms(Math.max(...sims))} (budget 100 ms); timeline redraw on zoom: p50 ${ms(pct(draws, 50))}, p95 ${ms(pct(draws, 95))} (budget ${FRAME_MS} ms)`);
+  await ctx.close();
+}
 // 5. The same f32 GEMM (384³, best of 4) and triad, natively (the CLI, one thread, SSE2 or
 // NEON) and in this browser (the Kernels page's worker, one thread, wasm SIMD).
 const native = JSON.parse(execFileSync(process.env.ACCELSCOPE ?? '../target/release/accelscope', ['kernel', 'bench', '--size', '384', '--json']).toString());

@@ -924,6 +924,49 @@ test('failure assumptions: your own rate, repair, restart and checkpoint bandwid
   await page.context().close();
 });
 
+test('neuroncore: a link opens a schedule with its timeline; a block size updates cycles, utilisation and the link', async () => {
+  // Single-buffered 512-blocks of a 2048-cube: the tensor engine waits on DMA.
+  const page = await open('?page=kernels&knc=trn2_mm_2048x2048x2048_bf16_t512x512x512_b1_sA');
+  await page.waitForSelector('#ncresult .nchead', { timeout: 30000 });
+  assert.equal(await page.inputValue('input[name=nctm]'), '512');
+  const us = async () => Number(await page.getAttribute('#ncresult .nchead', 'data-us'));
+  const util = async () => Number(await page.getAttribute('#ncresult .nchead', 'data-util'));
+  const [t1, u1] = [await us(), await util()];
+  assert.ok(t1 > 0 && u1 > 0 && u1 <= 1, `${t1} µs, ${u1}`);
+  assert.ok(Number(await page.getAttribute('#nccanvas', 'data-draw-ms')) >= 0, 'the timeline is drawn');
+  assert.match(await page.textContent('.ncunits'), /Tensor/);
+  assert.match(await page.textContent('.ncmem'), /224 KiB/);
+  // Double buffering: faster, higher utilisation, and the link says so.
+  await page.selectOption('select[name=ncbufs]', '2');
+  await page.waitForFunction((t) => Number(document.querySelector('#ncresult .nchead')?.dataset.us) !== t, t1);
+  assert.ok(await us() < t1 && await util() > u1, `double ${await us()} vs single ${t1}`);
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('knc') ?? '').includes('_b2_'));
+  // A block that overflows SBUF is refused with its sizes; the last schedule stays.
+  for (const f of ['nctm', 'nctn', 'nctk']) await page.fill(`input[name=${f}]`, '2048');
+  await page.press('input[name=nctk]', 'Enter');
+  await page.waitForFunction(() => /224 KiB available/.test(document.querySelector('.ncstatus')?.textContent ?? ''));
+  // Hover describes an instruction; the wheel zooms.
+  await page.locator('#nccanvas').scrollIntoViewIfNeeded();
+  const box = await page.locator('#nccanvas').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + 12);
+  await page.waitForSelector('#nctip[style*="block"]');
+  assert.match(await page.textContent('#nctip'), /Tensor: matmul/);
+  await page.mouse.wheel(0, -400);
+  await page.waitForFunction(() => !/showing 0 to/.test(document.querySelector('.ncview')?.textContent ?? ''));
+  // Autotune lists faster schedules, each one click from its timeline.
+  await page.click('button[data-act=nctune]');
+  await page.waitForSelector('.nctune button[data-act=ncpick]', { timeout: 60000 });
+  await page.click('.nctune button[data-act=ncpick]');
+  await page.waitForFunction(() => /_t\d+x\d+x\d+_b\d_s[AB]/.test(new URLSearchParams(location.search).get('knc') ?? ''));
+  // A bad link's experiment is explained and the default shown.
+  const bad = await open('?page=kernels&knc=trn2_mm_8x8x8_zz');
+  await bad.waitForSelector('#ncresult .nchead', { timeout: 30000 });
+  assert.match(await bad.textContent('.ncstatus'), /could not be read.*'zz' is not a format|'zz' is not a format/);
+  await page.screenshot({ path: 'out/e2e-neuroncore.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(bad.errors, []);
+});
+
 let passed = 0;
 let failed = 0;
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;

@@ -159,6 +159,17 @@ pub enum Func {
 }
 
 impl Func {
+    /// Every function, in a fixed order (the timeline's numbering).
+    pub const ALL: [Func; 7] = [
+        Func::Copy,
+        Func::Add,
+        Func::Exp,
+        Func::RowMax,
+        Func::ScaleAdd,
+        Func::Divide,
+        Func::Small,
+    ];
+
     fn name(self) -> &'static str {
         match self {
             Func::Copy => "copy",
@@ -480,10 +491,12 @@ impl Core {
             Some("NeuronCore-v2:") => 2,
             Some("NeuronCore-v3:") => 3,
             Some("NeuronCore-v4:") => 4,
-            _ => return Err(ScheduleError::Invalid(format!(
+            _ => {
+                return Err(ScheduleError::Invalid(format!(
                 "{} is not a Trainium: the NeuronCore model needs a NeuronCore (trn1, trn2, trn3)",
                 chip.name
-            ))),
+            )))
+            }
         };
         let cores = f64::from(chip.cores.value.max(1));
         let clock = |name: &str| {

@@ -6,12 +6,14 @@
 
 mod form;
 mod gpu;
+mod nc;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use engine::kernels::device::{self, DeviceRoof, Engine};
 use engine::kernels::KernelSpec;
+use engine::neuroncore::spec::Experiment;
 use engine::units::sig;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -73,6 +75,23 @@ struct Page {
     confirm: bool,
     bench: Option<Bench>,
     _listeners: Vec<Closure<dyn FnMut(Event)>>,
+    /// The NeuronCore section: its experiment, worker and timeline.
+    nc: Nc,
+}
+
+#[derive(Default)]
+struct Nc {
+    exp: Experiment,
+    runner: Option<Live>,
+    ready: bool,
+    busy: bool,
+    pending: Option<String>,
+    whats: Vec<String>,
+    timeline: Option<nc::Timeline>,
+    drag: Option<(f64, (f64, f64))>,
+    /// Why the link's experiment was not used, shown until the form changes.
+    note: String,
+    listeners: Vec<Closure<dyn FnMut(Event)>>,
 }
 
 thread_local! {
@@ -104,6 +123,17 @@ pub fn mount(el: Element, query: &str, on_change: js_sys::Function) {
         .and_then(|(_, v)| device::parse_spec(v).ok())
         .unwrap_or_default();
     el.set_inner_html(&form::page_html(&spec, &device, gpu_note()));
+    let (exp, nc_note) = match pairs.iter().find(|(k, _)| k == "knc") {
+        Some((_, v)) => match Experiment::parse(v) {
+            Ok(e) => (e, String::new()),
+            Err(e) => (
+                Experiment::default(),
+                format!("The link's NeuronCore experiment could not be read ({e}); the default is shown."),
+            ),
+        },
+        None => (Experiment::default(), String::new()),
+    };
+    let _ = el.insert_adjacent_html("beforeend", &nc::section_html(&exp, &nc_note));
     let p = Rc::new(RefCell::new(Page {
         root: el.clone(),
         spec,
@@ -116,6 +146,11 @@ pub fn mount(el: Element, query: &str, on_change: js_sys::Function) {
         confirm: false,
         bench: None,
         _listeners: Vec::new(),
+        nc: Nc {
+            exp,
+            note: nc_note,
+            ..Nc::default()
+        },
     }));
     let on_change = Closure::<dyn FnMut(Event)>::new(|e: Event| changed(&e));
     let on_click = Closure::<dyn FnMut(Event)>::new(|e: Event| clicked(&e));
@@ -130,6 +165,8 @@ pub fn mount(el: Element, query: &str, on_change: js_sys::Function) {
         .ok();
     p.borrow_mut()._listeners = vec![on_change, on_click, on_submit];
     PAGE.with(|slot| *slot.borrow_mut() = Some(p));
+    nc_listen();
+    nc_start("nc");
     refresh_estimate();
     if spec.estimate_seconds() <= AUTORUN_S {
         start("run");
@@ -151,6 +188,8 @@ pub fn unmount() {
         }
         retire(p.runner.take());
         retire_bench(p.bench.take());
+        retire(p.nc.runner.take());
+        p.nc.listeners.clear();
     }
 }
 
@@ -198,6 +237,9 @@ fn notify() {
             engine::scenario::enc(&device::to_spec(&p.device))
         ));
     }
+    if p.nc.exp != Experiment::default() {
+        q.push(format!("knc={}", p.nc.exp.to_text()));
+    }
     let _ = p
         .on_change
         .call1(&JsValue::NULL, &JsValue::from_str(&q.join("&")));
@@ -229,6 +271,9 @@ fn changed(e: &Event) {
     };
     let Some(p) = page() else { return };
     let root = p.borrow().root.clone();
+    if find_ancestor(&target, "form.ncform").is_some() {
+        return nc_changed(&root);
+    }
     if find_ancestor(&target, "form.kform").is_none() {
         return;
     }
@@ -264,6 +309,28 @@ fn clicked(e: &Event) {
         "run" | "sweep" => start(&act),
         "cancel" => cancel(),
         "bench" => bench_start(),
+        "ncrun" => nc_start("nc"),
+        "nctune" => nc_start("nctune"),
+        "nczin" | "nczout" | "nczreset" => {
+            if let Some(p) = page() {
+                if let Some(t) = p.borrow_mut().nc.timeline.as_mut() {
+                    let mid = (t.view.0 + t.view.1) / 2.0;
+                    match act.as_str() {
+                        "nczin" => t.zoom(0.5, mid),
+                        "nczout" => t.zoom(2.0, mid),
+                        _ => t.reset(),
+                    }
+                }
+            }
+            nc_draw();
+        }
+        "ncpick" => {
+            let Ok(e) = Experiment::parse(&button.get_attribute("data-v").unwrap_or_default())
+            else {
+                return;
+            };
+            nc_set(e);
+        }
         "recipe" => {
             let Some(p) = page() else { return };
             let root = p.borrow().root.clone();
@@ -591,4 +658,322 @@ fn render_device() {
     let Some(p) = page() else { return };
     let html = form::device_html(&p.borrow().device);
     set_html("#kdevice", &html);
+}
+
+// ---- The NeuronCore section ----
+
+fn nc_set(e: Experiment) {
+    let Some(p) = page() else { return };
+    let root = p.borrow().root.clone();
+    if let Some(f) = find(&root, "form.ncform") {
+        f.set_outer_html(&nc_form_only(&e));
+    }
+    p.borrow_mut().nc.exp = e;
+    notify();
+    nc_start("nc");
+}
+
+fn nc_form_only(e: &Experiment) -> String {
+    let html = nc::section_html(e, "");
+    let a = html.find("<form").unwrap_or(0);
+    let b = html.find("</form>").map_or(html.len(), |i| i + 7);
+    html[a..b].to_string()
+}
+
+fn nc_changed(root: &Element) {
+    match nc::read(root) {
+        Ok(e) => {
+            let kind = match e.kernel {
+                engine::neuroncore::spec::Kernel::Matmul(_) => "mm",
+                engine::neuroncore::spec::Kernel::Attention(_) => "attn",
+            };
+            nc::relabel(root, kind);
+            if let Some(p) = page() {
+                let mut pm = p.borrow_mut();
+                pm.nc.exp = e;
+                pm.nc.note.clear();
+            }
+            notify();
+            nc_start("nc");
+        }
+        Err(e) => set_html(
+            ".ncstatus",
+            &format!(
+                r#"<span class="err">Cannot simulate: {}</span>"#,
+                form::esc(&e)
+            ),
+        ),
+    }
+}
+
+fn nc_status(text: &str, working: bool) {
+    if let Some(p) = page() {
+        if let Some(s) = find(&p.borrow().root, ".ncstatus") {
+            let _ = s.set_attribute(
+                "class",
+                if working {
+                    "ncstatus kstatus working"
+                } else {
+                    "ncstatus"
+                },
+            );
+            s.set_text_content(Some(text));
+        }
+    }
+}
+
+fn nc_start(verb: &str) {
+    let Some(p) = page() else { return };
+    let cmd = format!("{verb} {}", p.borrow().nc.exp.to_text());
+    if p.borrow().nc.runner.is_none() {
+        match spawn(on_nc_message) {
+            Ok(l) => {
+                let mut pm = p.borrow_mut();
+                pm.nc.runner = Some(l);
+                pm.nc.ready = false;
+            }
+            Err(e) => return nc_status(&e, false),
+        }
+    }
+    let mut pm = p.borrow_mut();
+    if pm.nc.ready && !pm.nc.busy {
+        pm.nc.busy = true;
+        if let Some(r) = &pm.nc.runner {
+            let _ = r.worker.post_message(&JsValue::from_str(&cmd));
+        }
+        drop(pm);
+        nc_status(
+            if verb == "nctune" {
+                "tuning"
+            } else {
+                "simulating"
+            },
+            true,
+        );
+    } else {
+        // The latest request waits for the worker; older ones are dropped.
+        pm.nc.pending = Some(cmd);
+    }
+}
+
+fn nc_next() {
+    let Some(p) = page() else { return };
+    let mut pm = p.borrow_mut();
+    pm.nc.busy = false;
+    if let Some(cmd) = pm.nc.pending.take() {
+        pm.nc.busy = true;
+        if let Some(r) = &pm.nc.runner {
+            let _ = r.worker.post_message(&JsValue::from_str(&cmd));
+        }
+    }
+}
+
+fn on_nc_message(e: MessageEvent) {
+    let data = e.data();
+    if let Ok(arr) = data.clone().dyn_into::<js_sys::Float64Array>() {
+        let Some(p) = page() else { return };
+        {
+            let mut pm = p.borrow_mut();
+            let whats = std::mem::take(&mut pm.nc.whats);
+            if let Ok(core) = pm.nc.exp.core() {
+                pm.nc.timeline = Some(nc::Timeline::new(arr.to_vec(), whats, core));
+            }
+        }
+        nc_draw();
+        let note = p.borrow().nc.note.clone();
+        nc_status(&note, false);
+        nc_next();
+        return;
+    }
+    let Some(msg) = data.as_string() else {
+        return;
+    };
+    let (verb, rest) = msg.split_once(' ').unwrap_or((msg.as_str(), ""));
+    match verb {
+        "ready" => {
+            let Some(p) = page() else { return };
+            let cmd = {
+                let mut pm = p.borrow_mut();
+                pm.nc.ready = true;
+                pm.nc.pending.take()
+            };
+            if let Some(cmd) = cmd {
+                let verb = cmd.split(' ').next().unwrap_or("nc").to_string();
+                let mut pm = p.borrow_mut();
+                pm.nc.pending = Some(cmd);
+                drop(pm);
+                let _ = verb;
+                nc_next();
+                nc_status("simulating", true);
+            }
+        }
+        "stage" => nc_status(&format!("{rest}…"), true),
+        "ncresult" => {
+            let (whats, html) = rest.split_once('\n').unwrap_or(("", rest));
+            if let Some(p) = page() {
+                p.borrow_mut().nc.whats = whats.split('|').map(String::from).collect();
+            }
+            set_html("#ncresult", html);
+        }
+        "nctune" => {
+            set_html("#nctuned", rest);
+            nc_status("Tuned: open a row to see its timeline.", false);
+            nc_next();
+        }
+        "ncerror" => {
+            set_html(
+                ".ncstatus",
+                &format!(
+                    r#"<span class="err">Cannot simulate: {}</span>"#,
+                    form::esc(rest)
+                ),
+            );
+            nc_next();
+        }
+        _ => {}
+    }
+}
+
+fn nc_canvas() -> Option<web_sys::HtmlCanvasElement> {
+    let p = page()?;
+    let root = p.borrow().root.clone();
+    find(&root, "#nccanvas")?.dyn_into().ok()
+}
+
+fn nc_draw() {
+    let Some(p) = page() else { return };
+    let Some(canvas) = nc_canvas() else { return };
+    let t0 = now();
+    let w = f64::from(canvas.client_width().max(300));
+    let dpr = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 3.0);
+    let text = {
+        let pm = p.borrow();
+        let Some(t) = pm.nc.timeline.as_ref() else {
+            return;
+        };
+        t.draw(&canvas, w, dpr);
+        t.view_text()
+    };
+    let ms = now() - t0;
+    let _ = canvas.set_attribute("data-draw-ms", &format!("{ms:.2}"));
+    set_text(".ncview", &format!("{text}; drawn in {ms:.1} ms"));
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Canvas x and y in CSS pixels, and its width.
+fn nc_point(e: &Event) -> Option<(f64, f64, f64)> {
+    let me = e.dyn_ref::<web_sys::MouseEvent>()?;
+    let canvas = nc_canvas()?;
+    let r = canvas.get_bounding_client_rect();
+    Some((me.client_x() - r.left(), me.client_y() - r.top(), r.width()))
+}
+
+fn nc_listen() {
+    let Some(canvas) = nc_canvas() else { return };
+    let wheel = Closure::<dyn FnMut(Event)>::new(|e: Event| {
+        let Some((x, _, w)) = nc_point(&e) else {
+            return;
+        };
+        let dy = e
+            .dyn_ref::<web_sys::WheelEvent>()
+            .map_or(0.0, web_sys::WheelEvent::delta_y);
+        if dy == 0.0 {
+            return;
+        }
+        e.prevent_default();
+        if let Some(p) = page() {
+            if let Some(t) = p.borrow_mut().nc.timeline.as_mut() {
+                let at = t.time_at(x, w);
+                t.zoom(if dy < 0.0 { 0.8 } else { 1.25 }, at);
+            }
+        }
+        nc_draw();
+    });
+    let down = Closure::<dyn FnMut(Event)>::new(|e: Event| {
+        let Some((x, _, _)) = nc_point(&e) else {
+            return;
+        };
+        if let Some(p) = page() {
+            let mut pm = p.borrow_mut();
+            let view = pm.nc.timeline.as_ref().map(|t| t.view);
+            pm.nc.drag = view.map(|v| (x, v));
+        }
+    });
+    let up = Closure::<dyn FnMut(Event)>::new(|_e: Event| {
+        if let Some(p) = page() {
+            p.borrow_mut().nc.drag = None;
+        }
+        if let Some(p) = page() {
+            let tip = find(&p.borrow().root, "#nctip");
+            if let Some(tip) = tip {
+                let _ = tip.set_attribute("style", "display:none");
+            }
+        }
+    });
+    let moved = Closure::<dyn FnMut(Event)>::new(|e: Event| {
+        let Some((x, y, w)) = nc_point(&e) else {
+            return;
+        };
+        let Some(p) = page() else { return };
+        let drag = p.borrow().nc.drag;
+        if let Some((x0, view)) = drag {
+            {
+                let mut pm = p.borrow_mut();
+                if let Some(t) = pm.nc.timeline.as_mut() {
+                    let dt = (x0 - x) / (w - 70.0).max(1.0) * (view.1 - view.0);
+                    t.view = view;
+                    t.pan(dt);
+                }
+            }
+            nc_draw();
+            return;
+        }
+        let text = p
+            .borrow()
+            .nc
+            .timeline
+            .as_ref()
+            .and_then(|t| t.hover(x, y, w));
+        let tip = find(&p.borrow().root, "#nctip");
+        if let Some(tip) = tip {
+            match text {
+                Some(t) => {
+                    tip.set_text_content(Some(&t));
+                    let left = (x + 12.0).min((w - 260.0).max(0.0));
+                    let _ = tip.set_attribute(
+                        "style",
+                        &format!("display:block;left:{left:.0}px;top:{:.0}px", y + 40.0),
+                    );
+                }
+                None => {
+                    let _ = tip.set_attribute("style", "display:none");
+                }
+            }
+        }
+    });
+    let opts = web_sys::AddEventListenerOptions::new();
+    opts.set_passive(false);
+    let _ = canvas.add_event_listener_with_callback_and_add_event_listener_options(
+        "wheel",
+        wheel.as_ref().unchecked_ref(),
+        &opts,
+    );
+    for (ev, c) in [
+        ("mousedown", &down),
+        ("mouseup", &up),
+        ("mouseleave", &up),
+        ("mousemove", &moved),
+    ] {
+        let _ = canvas.add_event_listener_with_callback(ev, c.as_ref().unchecked_ref());
+    }
+    if let Some(p) = page() {
+        p.borrow_mut().nc.listeners = vec![wheel, down, up, moved];
+    }
 }

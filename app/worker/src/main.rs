@@ -5,6 +5,7 @@
 //! The kernels' code lives only here, so the first page never downloads it; this crate is
 //! built for speed (`opt-level = 3`, wasm `simd128`).
 
+mod core;
 mod render;
 
 use engine::kernels::{self, stream::Stream, Distribution, KernelSpec, Operand, Rng};
@@ -41,6 +42,8 @@ fn handle(cmd: &str) {
         "run" => run(arg),
         "sweep" => sweep(arg),
         "bench" => bench(arg),
+        "nc" => neuroncore(arg),
+        "nctune" => neuroncore_tune(arg),
         _ => post(&format!("error unknown command '{verb}'")),
     }
 }
@@ -226,4 +229,56 @@ fn bench(id: &str) {
         detail.join(","),
         u8::from(sink.is_finite())
     ));
+}
+
+/// Simulate a NeuronCore experiment: `ncresult <labels>\n<html>`, then the timeline as a
+/// `Float64Array`.
+fn neuroncore(text: &str) {
+    use engine::neuroncore::spec::Experiment;
+    let e = match Experiment::parse(text) {
+        Ok(e) => e,
+        Err(err) => return post(&format!("ncerror {err}")),
+    };
+    let t0 = now_ms();
+    let s = match e.schedule() {
+        Ok(s) => s,
+        Err(err) => return post(&format!("ncerror {err}")),
+    };
+    let t1 = now_ms();
+    let r = engine::neuroncore::simulate(&s);
+    let t2 = now_ms();
+    let html = core::result_html(&e, &s, &r, t1 - t0, t2 - t1);
+    let (v, whats) = core::spans(&s, &r);
+    post(&format!("ncresult {}\n{html}", whats.join("|")));
+    let arr = js_sys::Float64Array::from(&v[..]);
+    let _ = scope().post_message(&arr);
+}
+
+/// Search a matmul's tiles: `stage` messages while it works, then `nctune <html>`.
+fn neuroncore_tune(text: &str) {
+    use engine::neuroncore::spec::{Experiment, Kernel};
+    let e = match Experiment::parse(text) {
+        Ok(e) => e,
+        Err(err) => return post(&format!("ncerror {err}")),
+    };
+    let Kernel::Matmul(base) = &e.kernel else {
+        return post("ncerror autotune searches a matmul's blocks; choose the matmul kernel");
+    };
+    let core = match e.core() {
+        Ok(c) => c,
+        Err(err) => return post(&format!("ncerror {err}")),
+    };
+    post("stage listing the block sizes that fit and their lower bounds");
+    let mut last = now_ms();
+    let found = engine::neuroncore::tune::tune(&core, base, 8, |done, of| {
+        if now_ms() - last > 150.0 {
+            last = now_ms();
+            post(&format!(
+                "stage simulated {done} of up to {} candidates",
+                of.min(engine::neuroncore::tune::MAX_SIMULATED)
+            ));
+        }
+        true
+    });
+    post(&format!("nctune {}", core::tune_html(&e, &found)));
 }
