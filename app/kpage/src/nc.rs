@@ -52,7 +52,7 @@ pub const STYLE: &str = r#"
 .ncroofline figcaption { color: var(--muted); font-size: 0.8rem; }
 .est { background: #fff3cd; color: #7a5a00; border-radius: 4px; padding: 0 0.3em; font-size: 0.78rem; }
 .ncstatus .err { color: var(--err); }
-@media (max-width: 640px) { .ncunits th:nth-child(n+5), .ncunits td:nth-child(n+5) { display: none; } }
+@media (max-width: 640px) { .ncunits th:nth-child(n+5), .ncunits td:nth-child(n+5), .ncmem th:nth-child(5), .ncmem td:nth-child(5) { display: none; } }
 "#;
 
 fn select(name: &str, options: &[(&str, &str)], chosen: &str) -> String {
@@ -455,7 +455,8 @@ impl Timeline {
         let y = TOP + LANE_H * self.lanes as f64;
         ctx.set_fill_style_str("#5b6776");
         let span = b - a;
-        let step = nice(span / 6.0);
+        // About one label per 110 pixels, so they never run into each other.
+        let step = nice(span / (plot / 110.0).clamp(1.0, 8.0));
         let mut t = (a / step).ceil() * step;
         while t <= b {
             let x = LEFT + (t - a) * scale;
