@@ -59,7 +59,7 @@ pub fn esc(s: &str) -> String {
     o
 }
 
-fn select(name: &str, options: &[(&str, &str)], chosen: &str) -> String {
+pub fn select(name: &str, options: &[(&str, &str)], chosen: &str) -> String {
     let mut s = format!(r#"<select name="{name}">"#);
     for (id, label) in options {
         let sel = if *id == chosen { " selected" } else { "" };

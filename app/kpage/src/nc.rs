@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
-use crate::form::esc;
+use crate::form::{esc, select};
 
 /// Numbers per instruction in the worker's timeline array.
 const STRIDE: usize = 12;
@@ -54,16 +54,6 @@ pub const STYLE: &str = r#"
 .ncstatus .err { color: var(--err); }
 @media (max-width: 640px) { .ncunits th:nth-child(n+5), .ncunits td:nth-child(n+5), .ncmem th:nth-child(5), .ncmem td:nth-child(5) { display: none; } }
 "#;
-
-fn select(name: &str, options: &[(&str, &str)], chosen: &str) -> String {
-    let mut s = format!(r#"<select name="{name}">"#);
-    for (id, label) in options {
-        let sel = if *id == chosen { " selected" } else { "" };
-        let _ = write!(s, r#"<option value="{id}"{sel}>{}</option>"#, esc(label));
-    }
-    s.push_str("</select>");
-    s
-}
 
 fn number(label: &str, name: &str, v: impl std::fmt::Display, min: u32, max: u32) -> String {
     format!(
