@@ -941,6 +941,13 @@ test('neuroncore: a link opens a schedule with its timeline; a block size update
   await page.waitForFunction((t) => Number(document.querySelector('#ncresult .nchead')?.dataset.us) !== t, t1);
   assert.ok(await us() < t1 && await util() > u1, `double ${await us()} vs single ${t1}`);
   await page.waitForFunction(() => (new URLSearchParams(location.search).get('knc') ?? '').includes('_b2_'));
+  // A larger block N reuses A over more columns: fewer HBM bytes, new cycles and utilisation.
+  const [t2, u2] = [await us(), await util()];
+  await page.fill('input[name=nctn]', '1024');
+  await page.press('input[name=nctn]', 'Enter');
+  await page.waitForFunction((t) => Number(document.querySelector('#ncresult .nchead')?.dataset.us) !== t, t2);
+  assert.notEqual(await util(), u2);
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('knc') ?? '').includes('_t512x1024x512_'));
   // A block that overflows SBUF is refused with its sizes; the last schedule stays.
   for (const f of ['nctm', 'nctn', 'nctk']) await page.fill(`input[name=${f}]`, '2048');
   await page.press('input[name=nctk]', 'Enter');
