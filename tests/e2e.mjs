@@ -965,6 +965,12 @@ test('neuroncore: a link opens a schedule with its timeline; a block size update
   await page.waitForSelector('.nctune button[data-act=ncpick]', { timeout: 60000 });
   await page.click('.nctune button[data-act=ncpick]');
   await page.waitForFunction(() => /_t\d+x\d+x\d+_b\d_s[AB]/.test(new URLSearchParams(location.search).get('knc') ?? ''));
+  // The schedule's point goes to the Roofline page with the link, beside the chip's roofs.
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('kncpt'));
+  const roof = await open(new URL(page.url()).search.replace('page=kernels', 'page=roofline'));
+  await roof.waitForSelector('#nc-point');
+  assert.match(await roof.textContent('#nc-point'), /NeuronCore schedule \(trn2_mm_.*TFLOP\/s at .* FLOP per HBM byte/);
+  await roof.close();
   // A bad link's experiment is explained and the default shown.
   const bad = await open('?page=kernels&knc=trn2_mm_8x8x8_zz');
   await bad.waitForSelector('#ncresult .nchead', { timeout: 30000 });

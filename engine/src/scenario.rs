@@ -139,6 +139,31 @@ pub struct Scenario {
         serde(default, skip_serializing_if = "String::is_empty")
     )]
     pub neuroncore: String,
+    /// That experiment's result as the Kernels page last simulated it, for the Roofline page:
+    /// FLOP per HBM byte and the whole chip's FLOP/s (every core running the schedule).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub nc_point: Option<[f64; 2]>,
+}
+
+/// Reads `intensity,flop_per_s` as a link holds a NeuronCore result (the Kernels page writes
+/// them to 4 significant digits).
+#[must_use]
+pub fn parse_nc_point(v: &str) -> Option<[f64; 2]> {
+    let (a, b) = v.split_once(',')?;
+    let num = |x: &str, hi: f64| {
+        let x: f64 = x.trim().parse().ok()?;
+        (x.is_finite() && x > 0.0 && x <= hi).then_some(x)
+    };
+    Some([num(a, 1e7)?, num(b, 1e18)?])
+}
+
+/// Writes a NeuronCore result for a link.
+#[must_use]
+pub fn nc_point_text(p: [f64; 2]) -> String {
+    format!("{},{}", p[0], p[1])
 }
 
 /// Whether `v` may be kept as a NeuronCore experiment's text: short, and only the characters
@@ -247,6 +272,7 @@ impl Default for Scenario {
             kernel: crate::kernels::KernelSpec::default(),
             device: Vec::new(),
             neuroncore: String::new(),
+            nc_point: None,
         }
     }
 }
@@ -372,6 +398,10 @@ impl Scenario {
             .find(|(k, v)| k == "knc" && nc_text_ok(v))
             .map(|(_, v)| v.clone())
             .unwrap_or_default();
+        self.nc_point = pairs
+            .iter()
+            .find(|(k, _)| k == "kncpt")
+            .and_then(|(_, v)| parse_nc_point(v));
         self.device = pairs
             .iter()
             .find(|(k, _)| k == "dev")
@@ -524,6 +554,9 @@ impl Scenario {
         }
         if !self.neuroncore.is_empty() {
             q.push(format!("knc={}", enc(&self.neuroncore)));
+        }
+        if let Some(p) = self.nc_point {
+            q.push(format!("kncpt={}", enc(&nc_point_text(p))));
         }
         if !self.device.is_empty() {
             q.push(format!(
@@ -892,6 +925,13 @@ impl Scenario {
                     s.job.curve_systems = list;
                 }
                 "knc" if nc_text_ok(v) => s.neuroncore = v.clone(),
+                "kncpt" => match parse_nc_point(v) {
+                    Some(p) => s.nc_point = Some(p),
+                    None => note(
+                        "kncpt",
+                        "not a NeuronCore result (FLOP/B,FLOP/s, both positive); not drawn".into(),
+                    ),
+                },
                 "knc" => note(
                     "knc",
                     "not a NeuronCore experiment (at most 200 letters, digits, _ and .); the default is shown".into(),
@@ -1269,6 +1309,7 @@ mod tests {
             },
             device: crate::kernels::device::parse_spec("cpu1:20.5,12;gpu:800,250").unwrap(),
             neuroncore: "trn3_mm_128x8192x8192_fp8_t128x2048x1024_b3_sB_h0.5".into(),
+            nc_point: parse_nc_point("124.1,3.242e14"),
         };
         let q = s.to_query();
         let (back, notes) = Scenario::from_query(&q);

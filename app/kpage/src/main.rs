@@ -91,6 +91,8 @@ struct Nc {
     drag: Option<(f64, (f64, f64))>,
     /// Why the link's experiment was not used, shown until the form changes.
     note: String,
+    /// The last result's intensity and whole-chip FLOP/s, for the Roofline page.
+    point: Option<[f64; 2]>,
     listeners: Vec<Closure<dyn FnMut(Event)>>,
 }
 
@@ -239,6 +241,12 @@ fn notify() {
     }
     if p.nc.exp != Experiment::default() {
         q.push(format!("knc={}", p.nc.exp.to_text()));
+    }
+    if let Some(pt) = p.nc.point {
+        q.push(format!(
+            "kncpt={}",
+            engine::scenario::enc(&engine::scenario::nc_point_text(pt))
+        ));
     }
     let _ = p
         .on_change
@@ -808,6 +816,21 @@ fn on_nc_message(e: MessageEvent) {
             }
         }
         "stage" => nc_status(&format!("{rest}…"), true),
+        "ncpoint" => {
+            if let Some(p) = page() {
+                // Four significant digits are plenty for a chart and keep the link short.
+                let short = rest
+                    .split(',')
+                    .map(|x| {
+                        x.parse::<f64>()
+                            .map_or(String::new(), |v| format!("{v:.3e}"))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",");
+                p.borrow_mut().nc.point = engine::scenario::parse_nc_point(&short);
+            }
+            notify();
+        }
         "ncresult" => {
             let (whats, html) = rest.split_once('\n').unwrap_or(("", rest));
             if let Some(p) = page() {

@@ -42,6 +42,7 @@ pub const STYLE: &str = r#"
 .ncbar span { position: absolute; left: 0; top: 0; bottom: 0; border-radius: 2px; }
 .ncbar .eng { background: #d9730d; } .ncbar .dma { background: #0b6bcb; }
 .ncbar .res { background: #9ec5ec; } .ncbar .peak { background: #0b6bcb; height: 50%; top: 25%; }
+#neuroncore table { display: block; overflow-x: auto; max-width: 100%; }
 .ncpool td { color: var(--muted); font-size: 0.8rem; }
 .ncroofline { margin: 0; max-width: 22rem; }
 .ncroofline svg { width: 100%; height: auto; }
@@ -52,6 +53,8 @@ pub const STYLE: &str = r#"
 .ncroofline figcaption { color: var(--muted); font-size: 0.8rem; }
 .est { background: #fff3cd; color: #7a5a00; border-radius: 4px; padding: 0 0.3em; font-size: 0.78rem; }
 .ncstatus .err { color: var(--err); }
+.ncresult { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 0.9rem; margin: 0.8rem 0; }
+.ncstatus.working::before { content: ""; display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; border: 2px solid var(--accent); border-right-color: transparent; border-radius: 50%; animation: kspin 0.8s linear infinite; vertical-align: -0.1em; }
 @media (max-width: 640px) { .ncunits th:nth-child(n+5), .ncunits td:nth-child(n+5), .ncmem th:nth-child(5), .ncmem td:nth-child(5) { display: none; } }
 "#;
 
@@ -72,7 +75,7 @@ pub fn section_html(e: &Experiment, note: &str) -> String {
         r#"<div class="kactions"><button type="button" data-act="ncrun">Simulate</button><button type="button" data-act="nctune">Autotune the blocks</button><span class="ncstatus" role="status">{}</span></div>"#,
         esc(note)
     );
-    h.push_str(r#"<div class="nctl"><div class="nctools"><button type="button" class="small" data-act="nczin">Zoom in</button><button type="button" class="small" data-act="nczout">Zoom out</button><button type="button" class="small" data-act="nczreset">Whole run</button><span class="ncview"></span><span class="nclegend"><i style="background:#0b6bcb"></i>load<i style="background:#14a38b"></i>store<i style="background:#d9730d"></i>matmul<i style="background:#b5651d"></i>transpose<i style="background:#7b5cd6"></i>vector/scalar/GpSimd</span></div><canvas id="nccanvas" height="200" aria-label="Timeline: one lane per engine and DMA queue"></canvas><div class="nctip" id="nctip"></div></div><div id="ncresult" class="kresult"></div><div id="nctuned"></div></section>"#);
+    h.push_str(r#"<div class="nctl"><div class="nctools"><button type="button" class="small" data-act="nczin">Zoom in</button><button type="button" class="small" data-act="nczout">Zoom out</button><button type="button" class="small" data-act="nczreset">Whole run</button><span class="ncview"></span><span class="nclegend"><i style="background:#0b6bcb"></i>load<i style="background:#14a38b"></i>store<i style="background:#d9730d"></i>matmul<i style="background:#b5651d"></i>transpose<i style="background:#7b5cd6"></i>vector/scalar/GpSimd</span></div><canvas id="nccanvas" height="200" aria-label="Timeline: one lane per engine and DMA queue"></canvas><div class="nctip" id="nctip"></div></div><div id="ncresult" class="ncresult"></div><div id="nctuned"></div></section>"#);
     h
 }
 

@@ -30,6 +30,17 @@ pub struct Marker {
     pub format: usize,
 }
 
+/// A result placed where it was achieved (a simulated schedule), not on a roof.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// What it is.
+    pub label: String,
+    /// FLOP per HBM byte.
+    pub intensity: f64,
+    /// FLOP/s achieved.
+    pub flops: f64,
+}
+
 /// Everything the chart shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RooflineData {
@@ -37,6 +48,8 @@ pub struct RooflineData {
     pub roofs: Vec<Roof>,
     /// The operations.
     pub markers: Vec<Marker>,
+    /// Achieved points.
+    pub points: Vec<Point>,
 }
 
 /// Colours of the chips, in order (colour-blind-safe Okabe–Ito, then extras).
@@ -74,9 +87,13 @@ impl RooflineData {
             xmax = xmax.max(r.peak / r.bandwidth * 8.0);
             ymax = ymax.max(r.peak * 2.5);
         }
-        for m in self.markers.iter().filter(|m| ok(m.intensity)) {
-            xmin = xmin.min(m.intensity / 2.0);
-            xmax = xmax.max(m.intensity * 2.0);
+        let xs = self.markers.iter().map(|m| m.intensity);
+        for x in xs
+            .chain(self.points.iter().map(|p| p.intensity))
+            .filter(|x| ok(*x))
+        {
+            xmin = xmin.min(x / 2.0);
+            xmax = xmax.max(x * 2.0);
         }
         let (xmin, xmax) = (xmin.max(1e-6), xmax.min(1e16));
         let ymax = ymax.min(1e24);
@@ -230,6 +247,24 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
 
+    for p in data
+        .points
+        .iter()
+        .filter(|p| p.flops >= y0 && p.flops <= y1)
+    {
+        let ink = RGBColor(20, 20, 20);
+        chart.draw_series(std::iter::once(Circle::new(
+            (p.intensity, p.flops),
+            px(6.0),
+            ShapeStyle::from(ink).filled(),
+        )))?;
+        chart.draw_series(std::iter::once(Text::new(
+            p.label.clone(),
+            (p.intensity * 1.15, p.flops / 1.5),
+            font.clone().color(&ink),
+        )))?;
+    }
+
     if !data.roofs.is_empty() {
         let entries: Vec<LegendEntry> = data
             .roofs
@@ -273,6 +308,14 @@ pub fn to_csv(data: &RooflineData) -> String {
     }
     for m in &data.markers {
         s.push_str(&format!("operation,\"{}\",,,,{}\n", m.tag, m.intensity));
+    }
+    for p in &data.points {
+        s.push_str(&format!(
+            "achieved,\"{}\",{},,,{}\n",
+            p.label.replace('"', "'"),
+            p.flops,
+            p.intensity
+        ));
     }
     s
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
 
 use crate::charts::canvas::MeasuringCanvas;
-use crate::charts::roofline::{css_color, draw, to_csv, Frame, Marker, Roof, RooflineData};
+use crate::charts::roofline::{css_color, draw, to_csv, Frame, Marker, Point, Roof, RooflineData};
 use crate::state::use_scenario;
 use crate::widgets::{observe_width, size_canvas, ChipPicker};
 
@@ -27,6 +27,20 @@ pub fn RooflinePage() -> impl IntoView {
                 <FormatChecks/>
             </div>
             <Chart data=data/>
+            {move || {
+                sc.with(|s| s.nc_point.map(|[ai, flops]| {
+                    let what = if s.neuroncore.is_empty() { "the default schedule".to_string() } else { s.neuroncore.clone() };
+                    view! {
+                        <p class="note" id="nc-point">
+                            {format!(
+                                "● The Kernels page's NeuronCore schedule ({what}): {} TFLOP/s at {} FLOP per HBM byte, for the whole chip with every core running it. It is simulated, not a roof; open the Kernels page to see why it sits where it does.",
+                                sig(flops / 1e12, 4),
+                                sig(ai, 4)
+                            )}
+                        </p>
+                    }
+                }))
+            }}
             <Readings/>
             <OpsEditor/>
         </section>
@@ -382,6 +396,19 @@ pub fn roofline_data(s: &engine::Scenario) -> RooflineData {
                     format: 0,
                 });
             }
+        }
+        if let (0, Some([ai, flops])) = (fi, s.nc_point) {
+            let chip = s
+                .neuroncore
+                .split('_')
+                .next()
+                .filter(|c| !c.is_empty())
+                .unwrap_or("trn2");
+            d.points.push(Point {
+                label: format!("NeuronCore schedule ({chip}, every core)"),
+                intensity: ai,
+                flops,
+            });
         }
         for (oi, op) in s.ops.iter().enumerate() {
             d.markers.push(Marker {

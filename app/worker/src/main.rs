@@ -248,6 +248,13 @@ fn neuroncore(text: &str) {
     let r = engine::neuroncore::simulate(&s);
     let t2 = now_ms();
     let html = core::result_html(&e, &s, &r, t1 - t0, t2 - t1);
+    // The Roofline page draws the whole chip: every core running this schedule.
+    let cores = engine::catalog::find(&e.chip).map_or(1, |c| c.cores.value);
+    post(&format!(
+        "ncpoint {},{}",
+        r.intensity(),
+        r.flops_per_s() * f64::from(cores)
+    ));
     let (v, whats) = core::spans(&s, &r);
     post(&format!("ncresult {}\n{html}", whats.join("|")));
     let arr = js_sys::Float64Array::from(&v[..]);
