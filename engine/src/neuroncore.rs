@@ -1125,6 +1125,24 @@ impl Builder {
         self.push(ins)
     }
 
+    /// The finished schedule: these instructions on `core` with `pools`, on three DMA queues.
+    pub(crate) fn finish(
+        self,
+        core: &Core,
+        pools: Vec<Pool>,
+        flops: f64,
+        dtype: Dtype,
+    ) -> Schedule {
+        Schedule {
+            core: core.clone(),
+            instrs: self.instrs,
+            pools,
+            flops,
+            dtype,
+            queues: 3,
+        }
+    }
+
     pub(crate) fn free(&mut self, i: u32, mem: Mem, bytes: u32) {
         if let Some(ins) = self.instrs.get_mut(i as usize) {
             let m = usize::from(mem == Mem::Psum);
@@ -1157,6 +1175,16 @@ pub(crate) fn check_fit(core: &Core, pools: &[Pool]) -> Result<(), ScheduleError
         }
     }
     Ok(())
+}
+
+/// A vector, scalar or GpSimd instruction's operation.
+pub(crate) fn ew(func: Func, partitions: u32, free: u32, inputs: u32) -> Op {
+    Op::Elementwise {
+        func,
+        partitions,
+        free,
+        inputs,
+    }
 }
 
 /// Bytes of one element of `d` as stored.

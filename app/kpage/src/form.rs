@@ -10,21 +10,21 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement};
 
 /// The page's own styles, injected with it (the first page's stylesheet does not carry them).
 const STYLE: &str = r#"
-.kform { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0.6rem 1rem; }
-.kform fieldset { border: 1px solid var(--line); border-radius: 8px; background: var(--card); padding: 0.4rem 0.7rem 0.6rem; margin: 0; min-width: 0; }
-.kform legend { font-weight: 600; font-size: 0.85rem; color: var(--muted); }
-.kform label { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0.2rem 0; font-size: 0.92rem; }
-.kform input[type=number] { width: 6.5rem; font: inherit; padding: 0.25rem 0.4rem; border: 1px solid #b9c3ce; border-radius: 6px; }
-.kform .hide { display: none; }
+.kform, .ncform { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0.6rem 1rem; }
+.kform fieldset, .ncform fieldset { border: 1px solid var(--line); border-radius: 8px; background: var(--card); padding: 0.4rem 0.7rem 0.6rem; margin: 0; min-width: 0; }
+.kform legend, .ncform legend { font-weight: 600; font-size: 0.85rem; color: var(--muted); }
+.kform label, .ncform label { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0.2rem 0; font-size: 0.92rem; }
+.kform input[type=number], .ncform input[type=number] { width: 6.5rem; font: inherit; padding: 0.25rem 0.4rem; border: 1px solid #b9c3ce; border-radius: 6px; }
+.kform .hide, .ncform .hide { display: none; }
 .kform label select { max-width: 11rem; min-width: 0; }
 .kernels-page button:disabled { opacity: 0.5; cursor: default; }
 .krecipes { display: flex; flex-wrap: wrap; gap: 0.35rem; margin: 0.8rem 0 0.4rem; align-items: center; }
 .kactions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.6rem 0; }
 .kest, .kformula { color: var(--muted); font-size: 0.9rem; margin: 0.3rem 0; max-width: 90ch; }
-.kstatus.working::before { content: ""; display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; border: 2px solid var(--accent); border-right-color: transparent; border-radius: 50%; animation: kspin 0.8s linear infinite; vertical-align: -0.1em; }
+.kstatus.working::before, .ncstatus.working::before { content: ""; display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; border: 2px solid var(--accent); border-right-color: transparent; border-radius: 50%; animation: kspin 0.8s linear infinite; vertical-align: -0.1em; }
 @keyframes kspin { to { transform: rotate(360deg); } }
 .kstatus .err { color: var(--err); }
-.kresult { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 0.9rem; margin: 0.8rem 0; }
+.kresult, .ncresult { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 0.9rem; margin: 0.8rem 0; }
 .kcols { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
 .kresult table, .ksweep, .kdev { border-collapse: collapse; font-size: 0.9rem; }
 .kresult th, .kresult td, .ksweep th, .ksweep td, .kdev th, .kdev td { border-bottom: 1px solid var(--line); padding: 0.2rem 0.6rem; text-align: left; }

@@ -22,12 +22,6 @@ const LEFT: f64 = 70.0;
 
 pub const STYLE: &str = r#"
 .ncsec { margin-top: 2rem; }
-.ncform { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 0.6rem 1rem; }
-.ncform fieldset { border: 1px solid var(--line); border-radius: 8px; background: var(--card); padding: 0.4rem 0.7rem 0.6rem; margin: 0; min-width: 0; }
-.ncform legend { font-weight: 600; font-size: 0.85rem; color: var(--muted); }
-.ncform label { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin: 0.2rem 0; font-size: 0.92rem; }
-.ncform input[type=number] { width: 6.5rem; font: inherit; padding: 0.25rem 0.4rem; border: 1px solid #b9c3ce; border-radius: 6px; }
-.ncform .hide { display: none; }
 .nctl { position: relative; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.4rem; margin: 0.6rem 0; }
 .nctl canvas { width: 100%; display: block; cursor: crosshair; touch-action: pan-y; }
 .nctip { position: absolute; pointer-events: none; background: #1d2733; color: #fff; font-size: 0.8rem; padding: 0.3rem 0.5rem; border-radius: 5px; max-width: 28rem; display: none; z-index: 3; }
@@ -53,8 +47,6 @@ pub const STYLE: &str = r#"
 .ncroofline figcaption { color: var(--muted); font-size: 0.8rem; }
 .est { background: #fff3cd; color: #7a5a00; border-radius: 4px; padding: 0 0.3em; font-size: 0.78rem; }
 .ncstatus .err { color: var(--err); }
-.ncresult { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 0.9rem; margin: 0.8rem 0; }
-.ncstatus.working::before { content: ""; display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; border: 2px solid var(--accent); border-right-color: transparent; border-radius: 50%; animation: kspin 0.8s linear infinite; vertical-align: -0.1em; }
 @media (max-width: 640px) { .ncunits th:nth-child(n+5), .ncunits td:nth-child(n+5), .ncmem th:nth-child(5), .ncmem td:nth-child(5) { display: none; } }
 "#;
 

@@ -5,8 +5,8 @@
 //! engine, and the output rescaled and accumulated on the vector engine. No causal mask.
 
 use super::{
-    check_fit, elem_bytes, Builder, Core, Dep, Func, Mem, Op, Pool, Ring, Schedule, ScheduleError,
-    Unit,
+    check_fit, elem_bytes, ew, Builder, Core, Dep, Func, Mem, Op, Pool, Ring, Schedule,
+    ScheduleError, Unit,
 };
 use crate::dtype::Dtype;
 use alloc::format;
@@ -247,24 +247,14 @@ pub fn schedule(core: &Core, spec: &AttentionSpec) -> Result<Schedule, ScheduleE
             // Running maximum.
             let mx = b.add(
                 Unit::Vector,
-                Op::Elementwise {
-                    func: Func::RowMax,
-                    partitions: qr,
-                    free: keys,
-                    inputs: 1,
-                },
+                ew(Func::RowMax, qr, keys, 1),
                 "row max of S",
                 [qb, j, 0],
                 &[data(s)],
             );
             let nm = b.add(
                 Unit::Vector,
-                Op::Elementwise {
-                    func: Func::Small,
-                    partitions: qr,
-                    free: 4,
-                    inputs: 2,
-                },
+                ew(Func::Small, qr, 4, 2),
                 "new max",
                 [qb, j, 0],
                 &[data(mx), stats.and_then(data)],
@@ -273,12 +263,7 @@ pub fn schedule(core: &Core, spec: &AttentionSpec) -> Result<Schedule, ScheduleE
             let (ps, pbuf) = rings[3].take();
             let ex = b.add(
                 Unit::Scalar,
-                Op::Elementwise {
-                    func: Func::Exp,
-                    partitions: qr,
-                    free: keys,
-                    inputs: 1,
-                },
+                ew(Func::Exp, qr, keys, 1),
                 "exp(S − max)",
                 [qb, j, 0],
                 &[data(s), data(nm), ps],
@@ -288,12 +273,7 @@ pub fn schedule(core: &Core, spec: &AttentionSpec) -> Result<Schedule, ScheduleE
             b.free(ex, Mem::Psum, sb(6));
             let corr = b.add(
                 Unit::Scalar,
-                Op::Elementwise {
-                    func: Func::Exp,
-                    partitions: qr,
-                    free: 2,
-                    inputs: 1,
-                },
+                ew(Func::Exp, qr, 2, 1),
                 "rescale factor",
                 [qb, j, 0],
                 &[data(nm)],
@@ -324,12 +304,7 @@ pub fn schedule(core: &Core, spec: &AttentionSpec) -> Result<Schedule, ScheduleE
             let (pts, ptbuf) = rings[4].take();
             let cp = b.add(
                 Unit::GpSimd,
-                Op::Elementwise {
-                    func: Func::Copy,
-                    partitions: arr,
-                    free: ksub * qr,
-                    inputs: 1,
-                },
+                ew(Func::Copy, arr, ksub * qr, 1),
                 "Pᵀ to SBUF",
                 [qb, j, 0],
                 &[data(last_tr), pts],
@@ -364,12 +339,7 @@ pub fn schedule(core: &Core, spec: &AttentionSpec) -> Result<Schedule, ScheduleE
             // O = O·rescale + P·V.
             let up = b.add(
                 Unit::Vector,
-                Op::Elementwise {
-                    func: Func::ScaleAdd,
-                    partitions: qr,
-                    free: d,
-                    inputs: 2,
-                },
+                ew(Func::ScaleAdd, qr, d, 2),
                 "O·rescale + P·V",
                 [qb, j, 0],
                 &[
@@ -391,12 +361,7 @@ pub fn schedule(core: &Core, spec: &AttentionSpec) -> Result<Schedule, ScheduleE
         let last = o_last.unwrap_or(ql);
         let nrm = b.add(
             Unit::Vector,
-            Op::Elementwise {
-                func: Func::Divide,
-                partitions: qr,
-                free: d,
-                inputs: 1,
-            },
+            ew(Func::Divide, qr, d, 1),
             "O ÷ row sums",
             [qb, 0, 0],
             &[data(last)],
@@ -414,12 +379,5 @@ pub fn schedule(core: &Core, spec: &AttentionSpec) -> Result<Schedule, ScheduleE
         rings[5].read(obuf, st);
         b.free(st, Mem::Sbuf, sb(5));
     }
-    Ok(Schedule {
-        core: core.clone(),
-        instrs: b.instrs,
-        pools,
-        flops: spec.flops(),
-        dtype: spec.dtype,
-        queues: 3,
-    })
+    Ok(b.finish(core, pools, spec.flops(), spec.dtype))
 }

@@ -4,8 +4,8 @@
 //! evacuated to SBUF by the vector and scalar engines, the result stored back to HBM.
 
 use super::{
-    check_fit, elem_bytes, Builder, Core, Dep, Func, Mem, Op, Pool, Ring, Schedule, ScheduleError,
-    Unit,
+    check_fit, elem_bytes, ew, Builder, Core, Dep, Func, Mem, Op, Pool, Ring, Schedule,
+    ScheduleError, Unit,
 };
 use crate::dtype::Dtype;
 use alloc::format;
@@ -340,12 +340,7 @@ pub fn schedule(core: &Core, spec: &MatmulSpec) -> Result<Schedule, ScheduleErro
                         };
                         let e = b.add(
                             unit,
-                            Op::Elementwise {
-                                func,
-                                partitions: cols,
-                                free: n,
-                                inputs,
-                            },
+                            ew(func, cols, n, inputs),
                             "PSUM to SBUF",
                             [ip, iq, bk],
                             &deps,
@@ -389,12 +384,5 @@ pub fn schedule(core: &Core, spec: &MatmulSpec) -> Result<Schedule, ScheduleErro
     }
     retire(&mut b, cur_s.take());
     retire(&mut b, cur_m.take());
-    Ok(Schedule {
-        core: core.clone(),
-        instrs: b.instrs,
-        pools,
-        flops: spec.flops(),
-        dtype: spec.dtype,
-        queues: 3,
-    })
+    Ok(b.finish(core, pools, spec.flops(), spec.dtype))
 }
