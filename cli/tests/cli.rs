@@ -897,3 +897,92 @@ fn a_links_serving_view_agrees_with_the_single_platform_curve() {
     assert_eq!(d["kv_over_scale_up"], chips <= 8, "{d}");
     assert!(d["ttft_s"].as_f64().unwrap() <= 0.5 && d["step_p99_s"].as_f64().unwrap() <= 0.03);
 }
+
+#[test]
+fn neuroncore_simulates_tunes_and_explains() {
+    // The flags and the link's text describe the same experiment and give the same answer.
+    let flags = json(&[
+        "neuroncore",
+        "matmul",
+        "--chip",
+        "trn2",
+        "--m",
+        "512",
+        "--n",
+        "1024",
+        "--k",
+        "768",
+        "--tile",
+        "256x512x256",
+        "--bufs",
+        "1",
+        "--json",
+    ]);
+    let text = json(&[
+        "neuroncore",
+        "--spec",
+        "trn2_mm_512x1024x768_bf16_t256x512x256_b1_sA",
+        "--json",
+    ]);
+    assert_eq!(flags, text);
+    assert_eq!(flags["flop"], 2.0 * 512.0 * 1024.0 * 768.0);
+    assert!(flags["of_array_peak"].as_f64().unwrap() <= 1.0);
+    assert_eq!(flags["sbuf_bytes_per_partition"], 224 * 1024);
+    let lanes = flags["lanes"].as_array().unwrap();
+    assert_eq!(lanes[0]["unit"], "Tensor");
+    assert!(lanes
+        .iter()
+        .any(|l| l["stalls"]["buffer_s"].as_f64().unwrap() > 0.0));
+    // Autotune returns the fastest first, none slower than the hand-picked blocks.
+    let tuned = json(&[
+        "neuroncore",
+        "matmul",
+        "--m",
+        "512",
+        "--n",
+        "1024",
+        "--k",
+        "768",
+        "--autotune",
+        "--top",
+        "3",
+        "--json",
+    ]);
+    let best = tuned["best"].as_array().unwrap();
+    assert!(!best.is_empty() && best.len() <= 3);
+    assert!(best[0]["time_s"].as_f64().unwrap() <= flags["time_s"].as_f64().unwrap());
+    // Every parameter names its source; some are estimates.
+    let core = json(&["neuroncore", "core", "--chip", "trn3", "--json"]);
+    let params = core["params"].as_array().unwrap();
+    assert!(params
+        .iter()
+        .all(|p| !p["source"].as_str().unwrap().is_empty()));
+    assert!(params.iter().any(|p| p["estimate"] == true));
+    check_error(
+        &["neuroncore", "matmul", "--chip", "h100-sxm"],
+        "not a Trainium",
+    );
+    check_error(
+        &[
+            "neuroncore",
+            "matmul",
+            "--m",
+            "8192",
+            "--n",
+            "8192",
+            "--k",
+            "8192",
+            "--tile",
+            "1024x8192x8192",
+        ],
+        "224 KiB available",
+    );
+    check_error(
+        &["neuroncore", "attention", "--d", "256"],
+        "head dimension 256",
+    );
+    check_error(
+        &["neuroncore", "matmul", "--stationary", "c"],
+        "--stationary is a or b",
+    );
+}
