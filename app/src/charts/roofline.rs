@@ -354,6 +354,11 @@ mod tests {
                     format: 0,
                 },
             ],
+            points: vec![Point {
+                label: "NeuronCore schedule (trn2, every core)".into(),
+                intensity: 118.7,
+                flops: 3.242e14,
+            }],
         }
     }
 
@@ -403,6 +408,10 @@ mod tests {
         assert!(svg.contains("H100 FP8"));
         assert!(svg.contains("Arithmetic intensity"));
         assert!(
+            svg.contains("NeuronCore schedule"),
+            "achieved points are labelled"
+        );
+        assert!(
             svg.matches("<circle").count() >= 3,
             "ridge points and marker points"
         );
@@ -436,9 +445,12 @@ mod tests {
     }
 
     #[test]
-    fn csv_has_a_line_per_roof_and_marker() {
+    fn csv_has_a_line_per_roof_marker_and_point() {
         let csv = to_csv(&sample());
-        assert_eq!(csv.lines().count(), 5);
+        assert_eq!(csv.lines().count(), 6);
+        assert!(csv.contains(
+            "achieved,\"NeuronCore schedule (trn2, every core)\",324200000000000,,,118.7"
+        ));
         assert!(csv.contains("\"Trn2 BF16\",667000000000000,2900000000000,230"));
     }
 }
