@@ -960,6 +960,10 @@ test('neuroncore: a link opens a schedule with its timeline; a block size update
   assert.match(await page.textContent('#nctip'), /Tensor: matmul/);
   await page.mouse.wheel(0, -400);
   await page.waitForFunction(() => !/showing 0 to/.test(document.querySelector('.ncview')?.textContent ?? ''));
+  // A search can be cancelled, and the next one starts a fresh worker.
+  await page.click('button[data-act=nctune]');
+  await page.click('button[data-act=nccancel]');
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.ncstatus')?.textContent ?? ''));
   // Autotune lists faster schedules, each one click from its timeline.
   await page.click('button[data-act=nctune]');
   await page.waitForSelector('.nctune button[data-act=ncpick]', { timeout: 60000 });

@@ -4,7 +4,7 @@
 use super::{pretty, Args, Usage, USAGE};
 use engine::neuroncore::matmul::Side;
 use engine::neuroncore::spec::{Experiment, Kernel};
-use engine::neuroncore::{simulate, tune, Core, Run, Stall, Unit};
+use engine::neuroncore::{simulate, tune, Core, Run, Stall};
 use engine::units::sig;
 use engine::Dtype;
 use serde_json::{json, Value};
@@ -304,7 +304,6 @@ pub(crate) fn cmd(rest: &[String]) -> Result<String, Usage> {
     let s = e.schedule()?;
     let r = simulate(&s);
     let v = run_json(&e, &core, &r, s.dtype);
-    let _ = Unit::Tensor;
     Ok(if a.flag("json") {
         pretty(&v)
     } else {

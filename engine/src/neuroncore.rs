@@ -844,6 +844,7 @@ pub fn simulate(s: &Schedule) -> Run {
         .collect();
     let ceiling = core.dma_ceiling();
     let mut now = 0.0f64;
+    let mut reshare = false;
     let mut hbm_bytes = 0.0;
     let mut tensor_cycles = 0.0;
     let mut macs_used = 0.0;
@@ -952,10 +953,15 @@ pub fn simulate(s: &Schedule) -> Run {
                         units[lane].count += 1;
                         head[lane] += 1;
                         started = true;
+                        reshare = true;
                     }
                 }
             }
+        }
+        // Rates change only when a transfer starts or ends.
+        if reshare {
             share(&mut flows, ceiling);
+            reshare = false;
         }
         // The next event.
         let mut next = f64::INFINITY;
@@ -989,11 +995,11 @@ pub fn simulate(s: &Schedule) -> Run {
                 let lane = s.instrs[i].unit.lane();
                 units[lane].busy += now - spans[i].0;
                 free_at[lane] = now;
+                reshare = true;
             } else {
                 k += 1;
             }
         }
-        share(&mut flows, ceiling);
     }
     // Memory high-water: replay allocations and releases in time order.
     let mut ev: Vec<(f64, i64, i64)> = Vec::with_capacity(2 * n);

@@ -319,6 +319,16 @@ fn clicked(e: &Event) {
         "bench" => bench_start(),
         "ncrun" => nc_start("nc"),
         "nctune" => nc_start("nctune"),
+        "nccancel" => {
+            if let Some(p) = page() {
+                let mut pm = p.borrow_mut();
+                retire(pm.nc.runner.take());
+                pm.nc.ready = false;
+                pm.nc.busy = false;
+                pm.nc.pending = None;
+            }
+            nc_status("Cancelled: the worker was stopped.", false);
+        }
         "nczin" | "nczout" | "nczreset" => {
             if let Some(p) = page() {
                 if let Some(t) = p.borrow_mut().nc.timeline.as_mut() {
@@ -674,18 +684,11 @@ fn nc_set(e: Experiment) {
     let Some(p) = page() else { return };
     let root = p.borrow().root.clone();
     if let Some(f) = find(&root, "form.ncform") {
-        f.set_outer_html(&nc_form_only(&e));
+        f.set_outer_html(&nc::form_html(&e));
     }
     p.borrow_mut().nc.exp = e;
     notify();
     nc_start("nc");
-}
-
-fn nc_form_only(e: &Experiment) -> String {
-    let html = nc::section_html(e, "");
-    let a = html.find("<form").unwrap_or(0);
-    let b = html.find("</form>").map_or(html.len(), |i| i + 7);
-    html[a..b].to_string()
 }
 
 fn nc_changed(root: &Element) {
@@ -716,6 +719,13 @@ fn nc_changed(root: &Element) {
 
 fn nc_status(text: &str, working: bool) {
     if let Some(p) = page() {
+        if let Some(b) = find(&p.borrow().root, "button[data-act=nccancel]") {
+            let _ = if working {
+                b.remove_attribute("disabled")
+            } else {
+                b.set_attribute("disabled", "")
+            };
+        }
         if let Some(s) = find(&p.borrow().root, ".ncstatus") {
             let _ = s.set_attribute(
                 "class",
@@ -743,25 +753,26 @@ fn nc_start(verb: &str) {
             Err(e) => return nc_status(&e, false),
         }
     }
-    let mut pm = p.borrow_mut();
-    if pm.nc.ready && !pm.nc.busy {
-        pm.nc.busy = true;
-        if let Some(r) = &pm.nc.runner {
-            let _ = r.worker.post_message(&JsValue::from_str(&cmd));
+    {
+        let mut pm = p.borrow_mut();
+        if pm.nc.ready && !pm.nc.busy {
+            pm.nc.busy = true;
+            if let Some(r) = &pm.nc.runner {
+                let _ = r.worker.post_message(&JsValue::from_str(&cmd));
+            }
+        } else {
+            // The latest request waits for the worker; older ones are dropped.
+            pm.nc.pending = Some(cmd);
         }
-        drop(pm);
-        nc_status(
-            if verb == "nctune" {
-                "tuning"
-            } else {
-                "simulating"
-            },
-            true,
-        );
-    } else {
-        // The latest request waits for the worker; older ones are dropped.
-        pm.nc.pending = Some(cmd);
     }
+    nc_status(
+        if verb == "nctune" {
+            "tuning"
+        } else {
+            "simulating"
+        },
+        true,
+    );
 }
 
 fn nc_next() {
@@ -799,21 +810,10 @@ fn on_nc_message(e: MessageEvent) {
     let (verb, rest) = msg.split_once(' ').unwrap_or((msg.as_str(), ""));
     match verb {
         "ready" => {
-            let Some(p) = page() else { return };
-            let cmd = {
-                let mut pm = p.borrow_mut();
-                pm.nc.ready = true;
-                pm.nc.pending.take()
-            };
-            if let Some(cmd) = cmd {
-                let verb = cmd.split(' ').next().unwrap_or("nc").to_string();
-                let mut pm = p.borrow_mut();
-                pm.nc.pending = Some(cmd);
-                drop(pm);
-                let _ = verb;
-                nc_next();
-                nc_status("simulating", true);
+            if let Some(p) = page() {
+                p.borrow_mut().nc.ready = true;
             }
+            nc_next();
         }
         "stage" => nc_status(&format!("{rest}…"), true),
         "ncpoint" => {
@@ -844,6 +844,7 @@ fn on_nc_message(e: MessageEvent) {
             nc_next();
         }
         "ncerror" => {
+            nc_status("", false);
             set_html(
                 ".ncstatus",
                 &format!(

@@ -64,14 +64,15 @@ pub fn section_html(e: &Experiment, note: &str) -> String {
     h.push_str(&form_html(e));
     let _ = write!(
         h,
-        r#"<div class="kactions"><button type="button" data-act="ncrun">Simulate</button><button type="button" data-act="nctune">Autotune the blocks</button><span class="ncstatus" role="status">{}</span></div>"#,
+        r#"<div class="kactions"><button type="button" data-act="ncrun">Simulate</button><button type="button" data-act="nctune">Autotune the blocks</button><button type="button" data-act="nccancel" disabled>Cancel</button><span class="ncstatus" role="status">{}</span></div>"#,
         esc(note)
     );
     h.push_str(r#"<div class="nctl"><div class="nctools"><button type="button" class="small" data-act="nczin">Zoom in</button><button type="button" class="small" data-act="nczout">Zoom out</button><button type="button" class="small" data-act="nczreset">Whole run</button><span class="ncview"></span><span class="nclegend"><i style="background:#0b6bcb"></i>load<i style="background:#14a38b"></i>store<i style="background:#d9730d"></i>matmul<i style="background:#b5651d"></i>transpose<i style="background:#7b5cd6"></i>vector/scalar/GpSimd</span></div><canvas id="nccanvas" height="200" aria-label="Timeline: one lane per engine and DMA queue"></canvas><div class="nctip" id="nctip"></div></div><div id="ncresult" class="ncresult"></div><div id="nctuned"></div></section>"#);
     h
 }
 
-fn form_html(e: &Experiment) -> String {
+/// The section's form, filled from `e`.
+pub fn form_html(e: &Experiment) -> String {
     let chips = [
         ("trn1", "Trn1 (NeuronCore-v2)"),
         ("trn2", "Trn2 (NeuronCore-v3)"),

@@ -1,6 +1,7 @@
 //! The NeuronCore section's work: simulate an experiment, or tune one, and render what it
 //! found as HTML; the timeline's spans go back as numbers for the page to draw.
 
+use crate::render::esc;
 use engine::neuroncore::spec::{Experiment, Kernel};
 use engine::neuroncore::{tune, Core, Func, Op, Run, Schedule, Stall};
 use engine::units::sig;
@@ -8,13 +9,6 @@ use std::fmt::Write as _;
 
 /// Numbers per instruction in the timeline array.
 pub const STRIDE: usize = 12;
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// The timeline: per instruction `lane, start, end, kind, p1..p4, at0..at2, what`, seconds;
 /// and the table of `what` labels.

@@ -13,7 +13,7 @@ pub struct Timing {
     pub finish_ms: f64,
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
