@@ -64,7 +64,12 @@ pub fn section_html(e: &Experiment, note: &str) -> String {
     h.push_str(&form_html(e));
     let _ = write!(
         h,
-        r#"<div class="kactions"><button type="button" data-act="ncrun">Simulate</button><button type="button" data-act="nctune">Autotune the blocks</button><button type="button" data-act="nccancel" disabled>Cancel</button><span class="ncstatus" role="status">{}</span></div>"#,
+        r#"<div class="kactions"><button type="button" data-act="ncrun">Simulate</button><button type="button" data-act="nctune"{}>Autotune the blocks</button><button type="button" data-act="nccancel" disabled>Cancel</button><span class="ncstatus" role="status">{}</span></div>"#,
+        if matches!(e.kernel, Kernel::Matmul(_)) {
+            ""
+        } else {
+            " disabled"
+        },
         esc(note)
     );
     h.push_str(r#"<div class="nctl"><div class="nctools"><button type="button" class="small" data-act="nczin">Zoom in</button><button type="button" class="small" data-act="nczout">Zoom out</button><button type="button" class="small" data-act="nczreset">Whole run</button><span class="ncview"></span><span class="nclegend"><i style="background:#0b6bcb"></i>load<i style="background:#14a38b"></i>store<i style="background:#d9730d"></i>matmul<i style="background:#b5651d"></i>transpose<i style="background:#7b5cd6"></i>vector/scalar/GpSimd</span></div><canvas id="nccanvas" height="200" aria-label="Timeline: one lane per engine and DMA queue"></canvas><div class="nctip" id="nctip"></div></div><div id="ncresult" class="ncresult"></div><div id="nctuned"></div></section>"#);
@@ -204,8 +209,15 @@ pub fn read(root: &Element) -> Result<Experiment, String> {
     Experiment::parse(&text).map_err(|e| e.to_string())
 }
 
-/// Shows the kernel's own fields.
+/// Shows the kernel's own fields; autotune searches a matmul's blocks only.
 pub fn relabel(root: &Element, kind: &str) {
+    if let Ok(Some(b)) = root.query_selector("button[data-act=nctune]") {
+        let _ = if kind == "mm" {
+            b.remove_attribute("disabled")
+        } else {
+            b.set_attribute("disabled", "")
+        };
+    }
     for (sel, on) in [(".ncmm", kind == "mm"), (".ncattn", kind == "attn")] {
         let sel: &str = sel;
         if let Ok(list) = root.query_selector_all(sel) {

@@ -159,7 +159,7 @@ pub fn result_html(e: &Experiment, s: &Schedule, r: &Run, build_ms: f64, sim_ms:
     let lower = tune::lower_bound(s);
     let _ = write!(
         h,
-        r#"<p class="ncformula">time ≥ max(each engine's own work, HBM bytes ÷ DMA ceiling) = max(Tensor {} µs, {} MB ÷ {} GB/s = {} µs) = {} µs; the simulation adds what waiting costs. Rows of the array used while busy: {:.1}% ({} per matmul; a K below that leaves rows idle). HBM: {} MB at {} GB/s, {} FLOP/B.</p>"#,
+        r#"<p class="ncformula">time ≥ max(each engine's own work, HBM bytes ÷ DMA ceiling) = max(Tensor {} µs, {} MB ÷ {} GB/s = {} µs) = {} µs; the simulation adds what waiting costs. Rows of the array doing useful multiply-adds while it is busy: {:.1}% ({} per matmul; a K below that, or a transpose, leaves rows idle). HBM: {} MB at {} GB/s, {} FLOP/B.</p>"#,
         sig(r.units[0].busy * 1e6, 4),
         sig(r.hbm_bytes / 1e6, 4),
         sig(core.dma_ceiling() / 1e9, 4),
