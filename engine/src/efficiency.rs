@@ -10,7 +10,7 @@
 //!
 //! A chip with no published measurement borrows its family's (marked as an estimate).
 //! Trainium's BF16 ceiling is fitted to the published Trn1 training runs (see
-//! `workload::calibration`), since no GEMM benchmark of Trainium is published.
+//! `calibration`), since no GEMM benchmark of Trainium is published.
 
 use crate::catalog::MLE_ACC;
 use crate::chip::Chip;
@@ -20,7 +20,7 @@ use crate::source::Sourced;
 use crate::units::{FlopPerSec, Seconds};
 
 /// Trainium's BF16 large-matmul efficiency, fitted to the Trn1 GPT-3 175B run (Neuron 2.13,
-/// 33.14% MFU) by `workload::calibration::fit_trainium_efficiency`; a test holds this
+/// 33.14% MFU) by `calibration::fit_trainium_efficiency`; a test holds this
 /// constant to that fit.
 pub const TRAINIUM_BF16_FITTED: f64 = 0.67;
 

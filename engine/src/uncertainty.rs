@@ -5,10 +5,10 @@
 use alloc::format;
 use alloc::string::String;
 
+use crate::calibration::{training_errors, Family, RunPoint};
 use crate::chip::Chip;
 use crate::job::{Job, JobReport};
 use crate::tco;
-use crate::workload::calibration::{training_errors, Family, RunPoint};
 
 /// Low and high values of a job's headline figures, with what they stand on.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,8 +123,8 @@ pub fn band(job: &Job, report: &JobReport, errors: (f64, f64), basis: &str) -> B
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calibration::calibration;
     use crate::job::evaluate;
-    use crate::workload::calibration::calibration;
 
     #[test]
     fn the_band_holds_the_estimate_and_widens_with_the_errors() {

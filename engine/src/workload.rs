@@ -10,8 +10,6 @@ use core::fmt;
 
 use crate::units::Bytes;
 
-pub mod calibration;
-
 /// One scale-up domain of a preset system and its chip, for tests.
 #[cfg(test)]
 pub(crate) fn domain_of(id: &str) -> (crate::system::Cluster, crate::chip::Chip) {

@@ -17,7 +17,7 @@ pub fn WorkloadPage() -> impl IntoView {
     let report = Memo::new(move |_| evaluate(&job.get()).map_err(|e| e.to_string()));
     // The calibration set does not depend on the inputs: evaluated once, shared by the band
     // on the headline cards and the calibration tables.
-    let points = StoredValue::new(engine::workload::calibration::calibration());
+    let points = StoredValue::new(engine::calibration::calibration());
     // The band's error range depends on the chip alone: kept with the chip it was worked out
     // for, and worked out again only when the chip changes.
     let errors = StoredValue::new((String::new(), ((0.0, 0.0), String::new())));
@@ -1095,32 +1095,44 @@ fn Claims() -> impl IntoView {
 #[component]
 fn RunCalibration(
     /// The calibration set, evaluated once for the page.
-    points: StoredValue<Vec<engine::workload::calibration::RunPoint>>,
+    points: StoredValue<Vec<engine::calibration::RunPoint>>,
 ) -> impl IntoView {
-    use engine::workload::calibration::{Metric, Role};
+    use engine::calibration::{Metric, Role, TOLERANCE};
     let points = points.get_value();
-    let fitted = points.iter().filter(|p| p.role == Role::Fitted).count();
-    let departs = points.iter().filter(|p| p.role == Role::Departs).count();
+    let count = |id: &str| points.iter().filter(|p| p.role.id() == id).count();
     let outside = points
         .iter()
         .filter(|p| p.role != Role::Departs && !p.within())
         .count();
-    let group = |role: Role, id: &str| {
+    let bounds = TOLERANCE
+        .iter()
+        .map(|(f, fit, other)| {
+            format!(
+                "{} ±{:.0}% fitted, ±{:.0}% otherwise",
+                f.id(),
+                fit * 100.0,
+                other * 100.0
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let group = |role: &str, id: &str| {
         use crate::widgets::{table_html, HtmlRow, RowCells};
-        let pts: Vec<_> = points.iter().filter(|p| p.role == role).collect();
-        let fmt = |p: &engine::workload::calibration::RunPoint, x: f64| match p.measured {
+        let pts: Vec<_> = points.iter().filter(|p| p.role.id() == role).collect();
+        let fmt = |p: &engine::calibration::RunPoint, x: f64| match p.measured {
             Metric::TokensPerS(_) => format!("{} tok/s", thousands(x)),
             Metric::Mfu(_) => format!("{}% MFU", sig(x * 100.0, 3)),
             Metric::Busbw(_) => format!("{} GB/s busbw", sig(x / 1e9, 4)),
             Metric::Time(_) => format!("{} µs", sig(x * 1e6, 3)),
         };
-        let data: Vec<[(&str, String); 3]> = pts
+        let data: Vec<[(&str, String); 4]> = pts
             .iter()
             .map(|p| {
                 [
-                    ("role", role.id().to_string()),
+                    ("role", role.to_string()),
                     ("family", p.family.id().to_string()),
                     ("error", p.error().unwrap_or(f64::NAN).to_string()),
+                    ("tolerance", p.tolerance().to_string()),
                 ]
             })
             .collect();
@@ -1141,9 +1153,15 @@ fn RunCalibration(
                         (
                             err.map(|e| format!("{:+.1}%", e * 100.0))
                                 .unwrap_or_default(),
-                            role != Role::Departs && !p.within(),
+                            p.role != Role::Departs && !p.within(),
                         ),
-                        (format!("±{:.0}%", p.tolerance() * 100.0), false),
+                        (
+                            match p.role.held_out_since() {
+                                Some(d) => format!("±{:.0}% (since {d})", p.tolerance() * 100.0),
+                                None => format!("±{:.0}%", p.tolerance() * 100.0),
+                            },
+                            false,
+                        ),
                     ],
                 )
             })
@@ -1181,19 +1199,26 @@ fn RunCalibration(
         <details class="card" id="run-calibration">
             <summary><h2 class="inline-h">"The model against published measurements"</h2></summary>
             <p class="small-note">{format!(
-                "Calibration as a method: {fitted} points set a parameter (each within ±15%), {} check it without anything fitted to them (collectives and training within ±25%, serving ±30%), and {departs} the model departs from, shown last with the reason. {} ",
-                points.len() - fitted - departs,
-                if outside == 0 { "Every fitted and held-out point is within its bound.".to_string() } else { format!("{outside} outside its bound.") }
-            )}
-                "Fitted: the NVLink ring and SHARP efficiencies of each NVLink generation (8 × H200, 8 × B200), the NVLS pipeline fill (16 MiB on DGX H100), EFA's latency per network step (2 × p6-b200, 2 × p5), Trainium's BF16 matmul efficiency (Trn1 GPT-3 175B) and the serving kernel factor (8 × H200 MLPerf). "
-                "Held out: everything else, including NVIDIA's FP8 runs, which the model reaches with FP8 matmuls at their measured maximum, attention and the output head in BF16 and the casts to FP8 costed. Hover a figure for its source and assumptions."</p>
-            <h3>"Fitted"</h3>
-            <div inner_html=group(Role::Fitted, "run-calibration-fitted")></div>
-            <h3>"Held out"</h3>
-            <div inner_html=group(Role::HeldOut, "run-calibration-table")></div>
-            <h3>"Where the model departs"</h3>
-            <p class="small-note">{if departs == 0 { "None." } else { "Outside the held-out bound; each row's note names the mechanism the model lacks." }}</p>
-            <div inner_html=group(Role::Departs, "run-calibration-departs")></div>
+                "Calibration as a method: {} points set a parameter, {} check it with nothing fitted and nothing changed while looking at them (each dated when it entered), {} were in view while the mechanism they check was built (kept within their bound, but no evidence), and {} the model departs from, shown last with the reason. Bounds: {bounds}. {} The ranges on the headline cards come from the held-out points only. Hover a figure for its source and assumptions.",
+                count("fitted"),
+                count("held-out"),
+                count("tuned-against"),
+                count("departs"),
+                if outside == 0 { "Every point that is not a departure is within its bound.".to_string() } else { format!("{outside} outside its bound.") }
+            )}</p>
+            {Role::IDS
+                .iter()
+                .map(|&id| {
+                    let table_id = match id {
+                        "held-out" => "run-calibration-table".to_string(),
+                        _ => format!("run-calibration-{id}"),
+                    };
+                    view! {
+                        <h3>{format!("{}{}: {}", id[..1].to_uppercase(), id[1..].replace('-', " "), Role::meaning(id))}</h3>
+                        <div inner_html=group(id, &table_id)></div>
+                    }
+                })
+                .collect_view()}
         </details>
     }
 }

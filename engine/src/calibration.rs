@@ -1,0 +1,358 @@
+//! The calibration set: every published measurement the model is held to, beside what the
+//! model says for it, family by family (collectives, training, serving), and the one table
+//! of bounds. A point is fitted (a parameter was set from it), held out (dated when it
+//! entered, before any change it judges), tuned against (in view while its mechanism was
+//! built), or departing (outside its bound, for a named reason). The headline ranges are
+//! drawn from held-out points only.
+
+pub mod collectives;
+pub mod runs;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::catalog;
+use crate::source::Citation;
+use crate::system;
+use crate::workload::WorkloadError;
+use collectives::Measured;
+
+pub use runs::{citations, fit_serving_factor, fit_trainium_efficiency};
+
+/// The calibration set, every family, each point evaluated with today's model and defaults.
+#[must_use]
+pub fn calibration() -> Vec<RunPoint> {
+    let mut out = collective_points();
+    out.extend(runs::points());
+    out
+}
+
+/// What a point measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Metric {
+    /// Tokens per second over the whole cluster (training) or all replicas (serving).
+    TokensPerS(f64),
+    /// Model FLOPs utilisation as the source counts it.
+    Mfu(f64),
+    /// Collective bus bandwidth as nccl-tests defines it, B/s.
+    Busbw(f64),
+    /// Collective time, s.
+    Time(f64),
+}
+
+impl Metric {
+    /// The value.
+    #[must_use]
+    pub fn value(self) -> f64 {
+        match self {
+            Metric::TokensPerS(x) | Metric::Mfu(x) | Metric::Busbw(x) | Metric::Time(x) => x,
+        }
+    }
+    /// Key for JSON: `tokens_per_s`, `mfu`, `busbw_bytes_per_s`, `time_s`.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::TokensPerS(_) => "tokens_per_s",
+            Metric::Mfu(_) => "mfu",
+            Metric::Busbw(_) => "busbw_bytes_per_s",
+            Metric::Time(_) => "time_s",
+        }
+    }
+}
+
+/// Which part of the model a point checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Collective time and bus bandwidth.
+    Collectives,
+    /// Training throughput or MFU.
+    Training,
+    /// Serving throughput.
+    Serving,
+}
+
+impl Family {
+    /// Lower-case id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Family::Collectives => "collectives",
+            Family::Training => "training",
+            Family::Serving => "serving",
+        }
+    }
+}
+
+/// How a calibration point is used. A point's role is set when it enters and moves only
+/// towards less credit: a held-out point that the model is later changed to meet becomes
+/// tuned-against, never the other way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A parameter of the model was fitted to it.
+    Fitted,
+    /// Nothing was fitted to it and no change of the model was made while looking at it.
+    HeldOut {
+        /// The day it entered (ISO 8601), before any change that it judges.
+        since: &'static str,
+    },
+    /// Nothing was fitted to it, but it was in view while the mechanism it checks was
+    /// built or changed: it must stay within its bound, but it is no evidence of accuracy.
+    TunedAgainst,
+    /// The model departs from it beyond its bound, for a reason its note names.
+    Departs,
+}
+
+impl Role {
+    /// Every role's id, in the order tables list them.
+    pub const IDS: [&'static str; 4] = ["fitted", "held-out", "tuned-against", "departs"];
+    /// Lower-case id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Role::Fitted => Self::IDS[0],
+            Role::HeldOut { .. } => Self::IDS[1],
+            Role::TunedAgainst => Self::IDS[2],
+            Role::Departs => Self::IDS[3],
+        }
+    }
+    /// The day a held-out point entered.
+    #[must_use]
+    pub const fn held_out_since(self) -> Option<&'static str> {
+        match self {
+            Role::HeldOut { since } => Some(since),
+            _ => None,
+        }
+    }
+    /// Whether the point is held out.
+    #[must_use]
+    pub const fn is_held_out(self) -> bool {
+        matches!(self, Role::HeldOut { .. })
+    }
+    /// What a role means, for table headings.
+    #[must_use]
+    pub const fn meaning(id: &str) -> &'static str {
+        match id.as_bytes() {
+            b"fitted" => "a parameter was fitted to these",
+            b"held-out" => "nothing fitted, nothing changed while looking at them: the evidence",
+            b"tuned-against" => "in view while the mechanism they check was built: kept within their bound, but no evidence",
+            _ => "the model is outside the bound for a reason the note names",
+        }
+    }
+}
+
+/// The largest error (|model ÷ measured − 1|) a point may show, by family: (family, fitted,
+/// every other role). The one table the engine, the CLI, the app and the tests read.
+pub const TOLERANCE: [(Family, f64, f64); 3] = [
+    (Family::Collectives, 0.15, 0.25),
+    (Family::Training, 0.15, 0.25),
+    (Family::Serving, 0.15, 0.30),
+];
+
+/// The bound a point of `family` in `role` is held to ([`TOLERANCE`]).
+#[must_use]
+pub fn tolerance(role: Role, family: Family) -> f64 {
+    let (_, fitted, other) = TOLERANCE
+        .iter()
+        .copied()
+        .find(|t| t.0 == family)
+        .unwrap_or((family, 0.15, 0.25));
+    if role == Role::Fitted {
+        fitted
+    } else {
+        other
+    }
+}
+
+/// One published measurement and the model's figure for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunPoint {
+    /// Which part of the model it checks.
+    pub family: Family,
+    /// The preset system it ran on.
+    pub system: &'static str,
+    /// What ran, where.
+    pub label: &'static str,
+    /// Where it is published.
+    pub source: &'static Citation,
+    /// The published figure.
+    pub measured: Metric,
+    /// The model's figure in the same metric.
+    pub model: Result<f64, WorkloadError>,
+    /// The layout or configuration the model was given.
+    pub setup: String,
+    /// Assumptions, and what (if anything) was fitted to the point.
+    pub note: &'static str,
+    /// How the point is used.
+    pub role: Role,
+}
+
+impl RunPoint {
+    /// Model ÷ measured − 1.
+    #[must_use]
+    pub fn error(&self) -> Option<f64> {
+        self.model
+            .as_ref()
+            .ok()
+            .map(|m| m / self.measured.value() - 1.0)
+    }
+    /// The largest error the point allows ([`TOLERANCE`]).
+    #[must_use]
+    pub fn tolerance(&self) -> f64 {
+        tolerance(self.role, self.family)
+    }
+    /// Whether the model comes within the tolerance.
+    #[must_use]
+    pub fn within(&self) -> bool {
+        self.error().is_some_and(|e| e.abs() <= self.tolerance())
+    }
+}
+
+/// The collective points ([`collectives::points`]) in the common form.
+fn collective_points() -> Vec<RunPoint> {
+    collectives::points()
+        .into_iter()
+        .map(|c| RunPoint {
+            family: Family::Collectives,
+            system: c.system,
+            label: c.label,
+            source: c.source,
+            measured: match c.measured {
+                Measured::Busbw(x) => Metric::Busbw(x),
+                Measured::Time(x) => Metric::Time(x),
+            },
+            model: c
+                .predicted()
+                .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}"))),
+            setup: alloc::format!(
+                "{} node{}, {} of {}, {}",
+                c.nodes,
+                if c.nodes == 1 { "" } else { "s" },
+                c.op.id(),
+                c.bytes.display_memory(),
+                c.algorithm.id()
+            ),
+            note: c.note,
+            role: c.role,
+        })
+        .collect()
+}
+
+/// The smallest and largest error (model ÷ measured − 1) of the held-out training points on
+/// `vendor`'s chips, and how many there are; `None` when the vendor has none.
+#[must_use]
+pub fn training_errors(points: &[RunPoint], vendor: &str) -> Option<(f64, f64, usize)> {
+    let errs: Vec<f64> = points
+        .iter()
+        .filter(|p| p.family == Family::Training && p.role.is_held_out())
+        .filter(|p| {
+            system::find(p.system)
+                .ok()
+                .and_then(|s| catalog::find(s.chip).ok())
+                .is_some_and(|c| c.vendor == vendor)
+        })
+        .filter_map(RunPoint::error)
+        .collect();
+    let lo = errs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = errs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (!errs.is_empty()).then_some((lo, hi, errs.len()))
+}
+
+impl core::fmt::Display for Role {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Role::Fitted => "fitted (±15%)",
+            Role::HeldOut { .. } => "held out",
+            Role::TunedAgainst => "tuned against",
+            Role::Departs => "the model departs",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_point_within_its_tolerance() {
+        // Each point's source and assumptions are in its entry above.
+        let pts = calibration();
+        for p in &pts {
+            let e = p
+                .error()
+                .unwrap_or_else(|| panic!("{}: {:?}", p.label, p.model));
+            // A departure must really depart (if the model improves, the table changes).
+            assert!(
+                p.within() != (p.role == Role::Departs),
+                "{} ({}): {:+.1}% against ±{:.0}%",
+                p.label,
+                p.role.id(),
+                e * 100.0,
+                p.tolerance() * 100.0
+            );
+            assert!(!p.setup.is_empty() && !p.note.is_empty());
+        }
+    }
+
+    #[test]
+    fn held_out_points_are_dated_and_every_family_has_a_bound() {
+        for p in calibration() {
+            if let Some(d) = p.role.held_out_since() {
+                let b = d.as_bytes();
+                let digits = |r: core::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+                assert!(
+                    b.len() == 10
+                        && b[4] == b'-'
+                        && b[7] == b'-'
+                        && digits(0..4)
+                        && digits(5..7)
+                        && digits(8..10),
+                    "{}: held out since '{d}'",
+                    p.label
+                );
+            }
+        }
+        for f in [Family::Collectives, Family::Training, Family::Serving] {
+            assert!(
+                TOLERANCE.iter().any(|t| t.0 == f),
+                "{} has no bound",
+                f.id()
+            );
+            assert!(tolerance(Role::Fitted, f) < tolerance(Role::TunedAgainst, f));
+        }
+    }
+
+    #[test]
+    fn each_family_is_held_out_on_two_vendors() {
+        let pts = calibration();
+        for f in [Family::Collectives, Family::Training, Family::Serving] {
+            let mut vendors: Vec<&str> = pts
+                .iter()
+                .filter(|p| p.family == f && p.role.is_held_out())
+                .filter_map(|p| system::find(p.system).ok())
+                .filter_map(|s| catalog::find(s.chip).ok())
+                .map(|c| c.vendor)
+                .collect();
+            vendors.sort_unstable();
+            vendors.dedup();
+            assert!(
+                vendors.len() >= 2,
+                "{}: held out only on {vendors:?}",
+                f.id()
+            );
+        }
+    }
+
+    #[test]
+    fn the_fitted_constants_are_what_the_fits_give() {
+        let t = fit_trainium_efficiency().unwrap();
+        assert!(
+            (t - crate::efficiency::TRAINIUM_BF16_FITTED).abs() < 0.01,
+            "Trainium BF16 fit {t}"
+        );
+        let k = fit_serving_factor().unwrap();
+        assert!(
+            (k - crate::workload::SERVING_KERNEL_FACTOR).abs() < 0.01,
+            "serving kernel factor fit {k}"
+        );
+    }
+}

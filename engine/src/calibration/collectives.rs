@@ -1,0 +1,513 @@
+//! The collective points of the calibration set: nccl-tests and rccl-tests results, each
+//! with the model's figure for it.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use super::Role;
+use crate::collective::{estimate, nccl, Algorithm, CollectiveError, Op};
+use crate::source::Citation;
+use crate::system::{Cluster, DSTACK_3961, MLE_NET};
+use crate::units::Bytes;
+
+/// The day the first collective model and its first points entered the project.
+const FIRST_MODEL: &str = "2026-11-22";
+/// The day the many-node points entered, before any change that they judge.
+const MANY_NODES: &str = "2026-11-25";
+
+/// p5.48xlarge all-reduce, all-gather and all-to-all on 2 to 32 nodes.
+pub static P5_SCALING: Citation = Citation {
+    key: "P5-SCALING",
+    title: "crazyguitar/aws-gpu-communication-benchmark, data/nccl_all_reduce.csv: nccl-tests on 2, 4, 8, 16 and 32 × p5.48xlarge (SageMaker HyperPod, EFA, NCCL 2.27.7 per the Dockerfile)",
+    url: "https://github.com/crazyguitar/aws-gpu-communication-benchmark/blob/a77f70db668034b75db9a430b3cd718f59a6c232/data/nccl_all_reduce.csv",
+    date: "2025-10-18",
+};
+/// Users' H100 clusters over InfiniBand NDR, 2 to 8 nodes.
+pub static NCCL_TESTS_309: Citation = Citation {
+    key: "NCCL-TESTS-309",
+    title: "NVIDIA/nccl-tests issue 309: all_reduce_perf on 2, 4 and 8 HGX H100 nodes with 8 × 400G InfiniBand (default settings)",
+    url: "https://github.com/NVIDIA/nccl-tests/issues/309",
+    date: "2025-06-19",
+};
+/// 1,024 H100s, ring forced.
+pub static NCCL_TESTS_322: Citation = Citation {
+    key: "NCCL-TESTS-322",
+    title: "NVIDIA/nccl-tests issue 322: all_reduce_perf on 128 × 8 H100 with NCCL_ALGO=Ring, NCCL_PROTO=LL128, NVLS off",
+    url: "https://github.com/NVIDIA/nccl-tests/issues/322",
+    date: "2025-09",
+};
+/// OCI's GPU quick starts: nccl-tests and rccl-tests on GB200, GB300, B300 and MI355X.
+pub static OCI_QUICKSTART: Citation = Citation {
+    key: "OCI-QUICKSTART",
+    title: "oracle-quickstart/oci-gpu-quickstarts: nccl-tests on BM.GPU.GB200.4 and GB300.4 (one rack and two or three racks), B300.8 and rccl-tests on MI355X with Pollara NICs",
+    url: "https://github.com/oracle-quickstart/oci-gpu-quickstarts/tree/6a0abdc78b574b28eb10926387615c8414ed8c1d",
+    date: "2026-04-10",
+};
+
+/// A published measurement the model is checked against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollectivePoint {
+    /// What was measured.
+    pub label: &'static str,
+    /// System id.
+    pub system: &'static str,
+    /// Nodes.
+    pub nodes: u32,
+    /// Operation.
+    pub op: Op,
+    /// Algorithm the measurement used.
+    pub algorithm: Algorithm,
+    /// Message size, nccl-tests convention.
+    pub bytes: Bytes,
+    /// The measured figure: busbw in B/s, or time in s.
+    pub measured: Measured,
+    /// Where it was published.
+    pub source: &'static Citation,
+    /// How the point is used: fitted, held out (and since when), tuned against, or departing.
+    pub role: Role,
+    /// What was fitted to it, or what it checks.
+    pub note: &'static str,
+}
+
+/// A measured figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measured {
+    /// Bus bandwidth, B/s.
+    Busbw(f64),
+    /// Time, s.
+    Time(f64),
+}
+
+/// The measured collective points (the project's reference sheet, section 4).
+#[must_use]
+pub fn points() -> Vec<CollectivePoint> {
+    let gib8 = Bytes::gib(8.0);
+    let point =
+        |label, system, nodes, bytes: Bytes, busbw: f64, source, role, note| CollectivePoint {
+            label,
+            system,
+            nodes,
+            op: Op::AllReduce,
+            algorithm: Algorithm::Auto,
+            bytes,
+            measured: Measured::Busbw(busbw * 1e9),
+            source,
+            role,
+            note,
+        };
+    let mut out = alloc::vec![
+        CollectivePoint {
+            label: "8 × H200 all-reduce 8 GiB, ring (NVLS off), nccl 2.27.7",
+            system: "hgx-h200-8",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::Ring,
+            bytes: gib8,
+            measured: Measured::Busbw(365.6e9),
+            source: &MLE_NET,
+            role: Role::Fitted,
+            note: "the NVLink 4 ring efficiency is fitted to this point",
+        },
+        CollectivePoint {
+            label: "8 × H200 all-reduce 8 GiB, NVLS",
+            system: "hgx-h200-8",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::InNetwork,
+            bytes: gib8,
+            measured: Measured::Busbw(473.1e9),
+            source: &MLE_NET,
+            role: Role::Fitted,
+            note: "the NVLink 4 SHARP efficiency is fitted to this point",
+        },
+        CollectivePoint {
+            label: "8 × B200 all-reduce 8 GiB, ring (NVLS off), nccl 2.27.7",
+            system: "hgx-b200-8",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::Ring,
+            bytes: gib8,
+            measured: Measured::Busbw(682.2e9),
+            source: &MLE_NET,
+            role: Role::Fitted,
+            note: "the NVLink 5 ring efficiency is fitted to this point",
+        },
+        CollectivePoint {
+            label: "8 × B200 all-reduce 8 GiB, NVLS, nccl 2.27.7",
+            system: "hgx-b200-8",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::InNetwork,
+            bytes: gib8,
+            measured: Measured::Busbw(838.0e9),
+            source: &MLE_NET,
+            role: Role::Fitted,
+            note: "the NVLink 5 SHARP efficiency is fitted to this point",
+        },
+        point(
+            "DGX H100 all-reduce 16 MiB (NCCL's choice)",
+            "hgx-h100-8",
+            1,
+            Bytes::mib(16.0),
+            237.21,
+            &nccl::DGXC_NCCL,
+            Role::Fitted,
+            "the NVLS pipeline fill is fitted to this point",
+        ),
+        CollectivePoint {
+            label: "2 × p6-b200 all-reduce of 8 B (NCCL floor, ~50–55 µs)",
+            system: "hgx-b200-8",
+            nodes: 2,
+            op: Op::AllReduce,
+            algorithm: Algorithm::Auto,
+            bytes: Bytes::new(8.0),
+            measured: Measured::Time(52.5e-6),
+            source: &DSTACK_3961,
+            role: Role::Fitted,
+            note: "EFA's latency per network step beyond NCCL's constant is fitted to this point",
+        },
+        CollectivePoint {
+            label: "8 × H100 all-reduce, without NVLink SHARP (GTC24 S62129)",
+            system: "hgx-h100-8",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::Ring,
+            bytes: gib8,
+            measured: Measured::Busbw(370e9),
+            source: &MLE_NET,
+            role: Role::HeldOut { since: FIRST_MODEL },
+            note: "held out: same NVLink generation as the fitted H200 point",
+        },
+        CollectivePoint {
+            label: "8 × H100 all-reduce, with NVLink SHARP (GTC24 S62129)",
+            system: "hgx-h100-8",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::InNetwork,
+            bytes: gib8,
+            measured: Measured::Busbw(480e9),
+            source: &MLE_NET,
+            role: Role::HeldOut { since: FIRST_MODEL },
+            note: "held out: same NVLink generation as the fitted H200 point",
+        },
+        CollectivePoint {
+            label: "GB200 NVL72 all-reduce, without NVLink SHARP (vendor slide)",
+            system: "gb200-nvl72",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::Ring,
+            bytes: gib8,
+            measured: Measured::Busbw(680e9),
+            source: &MLE_NET,
+            role: Role::HeldOut { since: FIRST_MODEL },
+            note: "held out: a 72-GPU domain on the NVLink 5 fit from 8 × B200",
+        },
+        CollectivePoint {
+            label: "GB200 NVL72 all-reduce, with NVLink SHARP (vendor slide)",
+            system: "gb200-nvl72",
+            nodes: 1,
+            op: Op::AllReduce,
+            algorithm: Algorithm::InNetwork,
+            bytes: gib8,
+            measured: Measured::Busbw(850e9),
+            source: &MLE_NET,
+            role: Role::HeldOut { since: FIRST_MODEL },
+            note: "held out: a 72-GPU domain on the NVLink 5 fit from 8 × B200",
+        },
+    ];
+    // Size sweeps, every point held out: NCCL picks the algorithm and protocol.
+    for (mib, busbw) in [
+        (1.0, 67.04),
+        (4.0, 135.44),
+        (64.0, 361.67),
+        (256.0, 422.25),
+        (1024.0, 466.33),
+        (16384.0, 479.90),
+    ] {
+        out.push(point(
+            sweep_label("DGX H100", mib),
+            "hgx-h100-8",
+            1,
+            Bytes::mib(mib),
+            busbw,
+            &nccl::DGXC_NCCL,
+            Role::TunedAgainst,
+            "entered with the NCCL protocol model it checks: tuned against, not held out",
+        ));
+    }
+    for (mib, busbw) in [
+        (1.0, 52.96),
+        (16.0, 240.41),
+        (256.0, 432.24),
+        (8192.0, 479.98),
+    ] {
+        out.push(point(
+            sweep_label("8 × H200 (Azure)", mib),
+            "hgx-h200-8",
+            1,
+            Bytes::mib(mib),
+            busbw,
+            &nccl::AZURE_NCCL,
+            Role::TunedAgainst,
+            "in-place busbw, NCCL 2.20.5, NVLS; entered with the NCCL protocol model it checks: tuned against",
+        ));
+    }
+    for (mib, busbw) in [
+        (1.0, 15.95),
+        (16.0, 105.52),
+        (256.0, 342.81),
+        (1024.0, 436.95),
+        (16384.0, 487.09),
+    ] {
+        out.push(point(
+            sweep_label("2 × p5.48xlarge", mib),
+            "hgx-h100-8",
+            2,
+            Bytes::mib(mib),
+            busbw,
+            &nccl::AWSOME_NCCL,
+            match mib as u32 {
+                1 => Role::Fitted,
+                16 => Role::Departs,
+                _ => Role::TunedAgainst,
+            },
+            match mib as u32 {
+                1 => "p5's EFA latency per network step is fitted to this point",
+                16 => "the model is about 1.3 times too fast: every candidate NCCL has (rail rings, trees, NVLS trees, in each protocol) beats the measured 298 µs; likely NCCL running fewer channels, so fewer NICs, at mid sizes over EFA v2, which the model does not have",
+                _ => "16 GPUs over EFA v2; NCCL's choice across nodes (rail rings or trees); entered with the model it checks: tuned against",
+            },
+        ));
+    }
+    out.push(point(
+        "8 × MI300X all-reduce 8 GiB (RCCL)",
+        "mi300x-8",
+        1,
+        Bytes::gib(8.0),
+        315.69,
+        &nccl::RCCL_MI300X,
+        Role::Fitted,
+        "the Infinity Fabric ring efficiency is fitted to this point",
+    ));
+    for (mib, busbw, label) in [
+        (1.0, 64.64, "8 × MI300X all-reduce 1 MiB (RCCL)"),
+        (16.0, 195.85, "8 × MI300X all-reduce 16 MiB (RCCL)"),
+        (256.0, 304.96, "8 × MI300X all-reduce 256 MiB (RCCL)"),
+        (1024.0, 313.66, "8 × MI300X all-reduce 1 GiB (RCCL)"),
+    ] {
+        out.push(point(
+            label,
+            "mi300x-8",
+            1,
+            Bytes::mib(mib),
+            busbw,
+            &nccl::RCCL_MI300X,
+            Role::TunedAgainst,
+            "RCCL, a fork of NCCL, with NCCL's protocols and latency constants; entered with the RCCL fit it checks: tuned against",
+        ));
+    }
+    // Many nodes. The p5 sweep is the set the model's scaling across nodes is tuned
+    // against; the others are held out.
+    for (nodes, mib, busbw, label) in [
+        (4, 1024.0, 280.30, "4 × p5.48xlarge all-reduce 1 GiB"),
+        (4, 8192.0, 356.99, "4 × p5.48xlarge all-reduce 8 GiB"),
+        (8, 1024.0, 274.47, "8 × p5.48xlarge all-reduce 1 GiB"),
+        (8, 8192.0, 355.36, "8 × p5.48xlarge all-reduce 8 GiB"),
+        (16, 1024.0, 269.23, "16 × p5.48xlarge all-reduce 1 GiB"),
+        (16, 8192.0, 356.27, "16 × p5.48xlarge all-reduce 8 GiB"),
+        (32, 1024.0, 220.08, "32 × p5.48xlarge all-reduce 1 GiB"),
+        (32, 8192.0, 321.10, "32 × p5.48xlarge all-reduce 8 GiB"),
+    ] {
+        out.push(point(
+            label,
+            "hgx-h100-8",
+            nodes,
+            Bytes::mib(mib),
+            busbw,
+            &P5_SCALING,
+            Role::Departs,
+            "NCCL's own choice over EFA; the set the model's scaling across nodes is to be tuned against. The model lets NCCL's tree keep its two-node rate on more nodes, where a double binary tree's inner nodes carry twice the bytes through the node's NICs",
+        ));
+    }
+    for (label, system, nodes, mib, busbw, source, role, note) in [
+        (
+            "4 × HGX H100 (InfiniBand, VMs) all-reduce 16 GiB",
+            "hgx-h100-8",
+            4,
+            16384.0,
+            365.84,
+            &NCCL_TESTS_309,
+            Role::Departs,
+            "a user's four Dell XE9680 VMs, 8 × CX-7 400G each, NCCL 2.26.2, default settings; the model lets NCCL's tree keep its two-node rate on more nodes, where a double binary tree's inner nodes carry twice the bytes through the node's NICs",
+        ),
+        (
+            "8 × HGX H100 (InfiniBand) all-reduce 8 GiB",
+            "hgx-h100-8",
+            8,
+            8192.0,
+            320.70,
+            &NCCL_TESTS_309,
+            Role::Departs,
+            "another user's eight nodes on 400G InfiniBand, default settings (391 with more CTAs and queue pairs); the model lets NCCL's tree keep its two-node rate on more nodes, where a double binary tree's inner nodes carry twice the bytes through the node's NICs",
+        ),
+        (
+            "GB200 NVL72, two racks, all-reduce 8 GiB (OCI)",
+            "gb200-nvl72",
+            2,
+            8192.0,
+            799.79,
+            &OCI_QUICKSTART,
+            Role::HeldOut { since: MANY_NODES },
+            "32 four-GPU trays over two racks (128 GPUs; the model takes two full racks), NCCL 2.27.3, NVLS and multi-node NVLink on",
+        ),
+        (
+            "GB200 NVL72, three racks, all-reduce 8 GiB (OCI)",
+            "gb200-nvl72",
+            3,
+            8192.0,
+            748.93,
+            &OCI_QUICKSTART,
+            Role::Departs,
+            "48 four-GPU trays over three racks (192 GPUs; the model takes three full racks), NCCL 2.27.3; the model lets NCCL's tree keep its two-node rate on more nodes, where a double binary tree's inner nodes carry twice the bytes through the node's NICs",
+        ),
+        (
+            "GB300 NVL72, two racks, all-reduce 16 GiB (OCI)",
+            "gb300-nvl72",
+            2,
+            16384.0,
+            738.39,
+            &OCI_QUICKSTART,
+            Role::Departs,
+            "32 four-GPU trays over two racks, RoCE 8 × 400G, NCCL 2.28.7; the model's NVLS tree across racks is bound by NVLS alone, not by the racks' NICs at the tree's load",
+        ),
+        (
+            "2 × HGX B300 all-reduce 16 GiB (OCI)",
+            "hgx-b300-8",
+            2,
+            16384.0,
+            766.84,
+            &OCI_QUICKSTART,
+            Role::HeldOut { since: MANY_NODES },
+            "BM.GPU.B300.8, RoCE 8 × 2 × 400G, NCCL 2.28.9",
+        ),
+        (
+            "2 × MI355X all-reduce 16 GiB (OCI, RCCL)",
+            "mi355x-8",
+            2,
+            16384.0,
+            370.34,
+            &OCI_QUICKSTART,
+            Role::HeldOut { since: MANY_NODES },
+            "Pollara 400 NICs, 8 × 400G RoCE, rccl-tests",
+        ),
+        (
+            "4 × MI355X all-reduce 16 GiB (OCI, RCCL)",
+            "mi355x-8",
+            4,
+            16384.0,
+            370.51,
+            &OCI_QUICKSTART,
+            Role::HeldOut { since: MANY_NODES },
+            "Pollara 400 NICs, 8 × 400G RoCE, rccl-tests",
+        ),
+    ] {
+        out.push(point(
+            label,
+            system,
+            nodes,
+            Bytes::mib(mib),
+            busbw,
+            source,
+            role,
+            note,
+        ));
+    }
+    out.push(CollectivePoint {
+        label: "128 × HGX H100 ring all-reduce 16 GiB (1,024 GPUs)",
+        system: "hgx-h100-8",
+        nodes: 128,
+        op: Op::AllReduce,
+        algorithm: Algorithm::Ring,
+        bytes: Bytes::gib(16.0),
+        measured: Measured::Busbw(367.29e9),
+        source: &NCCL_TESTS_322,
+        role: Role::HeldOut { since: MANY_NODES },
+        note: "NCCL_ALGO=Ring, LL128, NVLS off, 32 channels, two queue pairs per connection",
+    });
+    out.push(point(
+        "GB200 NVL72, one rack, all-reduce 4 GiB",
+        "gb200-nvl72",
+        1,
+        Bytes::gib(4.0),
+        839.16,
+        &nccl::COREWEAVE_NCCL,
+        Role::TunedAgainst,
+        "72 GPUs, NCCL 2.26.2; entered with the NCCL protocol model it checks: tuned against",
+    ));
+    out.push(point(
+        "GB200 NVL72, two racks, all-reduce 16 GiB",
+        "gb200-nvl72",
+        2,
+        Bytes::gib(16.0),
+        810.41,
+        &nccl::COREWEAVE_NCCL,
+        Role::TunedAgainst,
+        "144 GPUs across two racks, NCCL 2.26.2; entered with the NCCL protocol model it checks: tuned against",
+    ));
+    out
+}
+
+/// `DGX H100 all-reduce 64 MiB`-style labels for sweep points (static strings).
+fn sweep_label(system: &'static str, mib: f64) -> &'static str {
+    macro_rules! table {
+        ($($s:literal, $m:literal => $l:literal;)*) => {
+            match (system, mib as u64) {
+                $(($s, $m) => $l,)*
+                _ => "all-reduce sweep point",
+            }
+        };
+    }
+    table! {
+        "DGX H100", 1 => "DGX H100 all-reduce 1 MiB";
+        "DGX H100", 4 => "DGX H100 all-reduce 4 MiB";
+        "DGX H100", 64 => "DGX H100 all-reduce 64 MiB";
+        "DGX H100", 256 => "DGX H100 all-reduce 256 MiB";
+        "DGX H100", 1024 => "DGX H100 all-reduce 1 GiB";
+        "DGX H100", 16384 => "DGX H100 all-reduce 16 GiB";
+        "8 × H200 (Azure)", 1 => "8 × H200 (Azure) all-reduce 1 MiB";
+        "8 × H200 (Azure)", 16 => "8 × H200 (Azure) all-reduce 16 MiB";
+        "8 × H200 (Azure)", 256 => "8 × H200 (Azure) all-reduce 256 MiB";
+        "8 × H200 (Azure)", 8192 => "8 × H200 (Azure) all-reduce 8 GiB";
+        "2 × p5.48xlarge", 1 => "2 × p5.48xlarge all-reduce 1 MiB";
+        "2 × p5.48xlarge", 16 => "2 × p5.48xlarge all-reduce 16 MiB";
+        "2 × p5.48xlarge", 256 => "2 × p5.48xlarge all-reduce 256 MiB";
+        "2 × p5.48xlarge", 1024 => "2 × p5.48xlarge all-reduce 1 GiB";
+        "2 × p5.48xlarge", 16384 => "2 × p5.48xlarge all-reduce 16 GiB";
+    }
+}
+
+impl CollectivePoint {
+    /// The model's figure for this point, in the measurement's unit.
+    ///
+    /// # Errors
+    /// When the system is unknown or the algorithm does not apply (never for the presets).
+    pub fn predicted(&self) -> Result<f64, CollectiveError> {
+        let system = crate::system::find(self.system)
+            .map_err(|e| CollectiveError::UnknownSystem(format!("{e}")))?;
+        let cl = Cluster {
+            system,
+            nodes: self.nodes,
+        };
+        let e = estimate(&cl, self.op, self.bytes, self.algorithm)?;
+        Ok(match self.measured {
+            Measured::Busbw(_) => e.busbw.get(),
+            Measured::Time(_) => e.time.get(),
+        })
+    }
+    /// The measured value.
+    #[must_use]
+    pub fn value(&self) -> f64 {
+        match self.measured {
+            Measured::Busbw(x) | Measured::Time(x) => x,
+        }
+    }
+}
