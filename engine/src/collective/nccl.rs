@@ -283,6 +283,50 @@ pub fn ring(l: &Links, nodes: u32, op: Op, s: f64) -> Option<Choice> {
     }))
 }
 
+/// Neighbours of `rank` in NCCL's binary tree over `n` ranks (`ncclGetBtree`): the parent,
+/// if any, and up to two children.
+fn btree_degree(n: u32, rank: u32) -> u32 {
+    if rank == 0 {
+        return u32::from(n > 1);
+    }
+    let mut bit = 1;
+    while bit < n && bit & rank == 0 {
+        bit <<= 1;
+    }
+    let mut lowbit = bit >> 1;
+    let first = u32::from(lowbit != 0);
+    // The second child is the first of rank + lowbit, rank + lowbit/2, … inside the tree.
+    while lowbit != 0 && rank + lowbit >= n {
+        lowbit >>= 1;
+    }
+    1 + first + u32::from(lowbit != 0)
+}
+
+/// The bytes the busiest node sends (and receives) through its NICs in an all-reduce of S
+/// over NCCL's double binary tree of `nodes` nodes, in units of S: each tree carries half
+/// the data, and a node moves that half once per tree neighbour (up to its parent and down
+/// from it, to and from each child). The second tree mirrors the first (an even count) or
+/// shifts it by one (odd), as `ncclGetDtree` builds it. Two nodes move S each; from four,
+/// a node inside one tree moves 2·S, so the tree's rate across nodes halves.
+#[must_use]
+pub fn tree_load(nodes: u32) -> f64 {
+    if nodes < 2 {
+        return 0.0;
+    }
+    let second = |r: u32| {
+        if nodes % 2 == 0 {
+            nodes - 1 - r
+        } else {
+            (r + nodes - 1) % nodes
+        }
+    };
+    let busiest = (0..nodes)
+        .map(|r| btree_degree(nodes, r) + btree_degree(nodes, second(r)))
+        .max()
+        .unwrap_or(0);
+    f64::from(busiest) / 2.0
+}
+
 /// NVLS all-reduce on one domain, or NVLS inside each domain and a tree across domains;
 /// without NVLS, a ring-like chain inside each domain and a tree across. The phases stream
 /// chunk by chunk, so the slowest stage sets the rate.
@@ -299,7 +343,10 @@ pub fn tree(l: &Links, nodes: u32, s: f64) -> Option<Choice> {
         let (net_lat, net_rate) = if nodes == 1 {
             (0.0, f64::INFINITY)
         } else {
-            (2.0 * log_m * (20.9e-6 + 2.0 * l.net_extra), n * l.net_bw)
+            (
+                2.0 * log_m * (20.9e-6 + 2.0 * l.net_extra),
+                n * l.net_bw / tree_load(nodes),
+            )
         };
         let lat = 25e-6 + NVLS_FILL_S + net_lat;
         let rate = nvls.min(net_rate);
@@ -313,7 +360,7 @@ pub fn tree(l: &Links, nodes: u32, s: f64) -> Option<Choice> {
             },
             formula: crate::collective::say!(
                 l.explain,
-                "NCCL {}/Simple: 25 µs + pipeline fill {} {}+ S ÷ min(NVLS {}, node's NICs {})",
+                "NCCL {}/Simple: 25 µs + pipeline fill {} {}+ S ÷ min(NVLS {}, node's NICs {} ÷ the double binary tree's load {})",
                 if nodes == 1 { "NVLS" } else { "NVLS-tree" },
                 us(NVLS_FILL_S),
                 if nodes > 1 {
@@ -322,7 +369,8 @@ pub fn tree(l: &Links, nodes: u32, s: f64) -> Option<Choice> {
                     String::new()
                 },
                 bps(nvls),
-                bps(n * l.net_bw)
+                bps(n * l.net_bw),
+                tree_load(nodes)
             ),
         });
     }

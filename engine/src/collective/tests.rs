@@ -224,3 +224,49 @@ fn nonsense_gets_a_clear_error() {
         .contains("valid: auto"));
     let _ = vec![0u8];
 }
+
+#[test]
+fn a_double_binary_tree_loads_each_node_once_on_two_nodes_and_twice_from_four() {
+    // NCCL's ncclGetDtree: two nodes exchange S once each way; from four nodes a node
+    // inside one tree moves 2·S; no node is inside both trees, so it never moves more.
+    assert_eq!(nccl::tree_load(1), 0.0);
+    assert_eq!(nccl::tree_load(2), 1.0);
+    for m in 4..=256 {
+        assert_eq!(nccl::tree_load(m), 2.0, "{m} nodes");
+    }
+    assert!(nccl::tree_load(3) <= 2.0);
+}
+
+#[test]
+fn bus_bandwidth_never_rises_with_node_count() {
+    // NCCL's rings and trees: what a node's NICs carry per byte of busbw does not shrink as
+    // nodes are added, so busbw is flat or falls (published sweeps on p5 fall from 478 GB/s
+    // on 2 nodes to 321 on 32). Within 5%: the bus factor 2(n−1)/n itself creeps up.
+    for id in [
+        "hgx-h100-8",
+        "hgx-b200-8",
+        "gb200-nvl72",
+        "hgx-h200-8",
+        "mi300x-8",
+        "trn2-16",
+    ] {
+        for size in [Bytes::gib(1.0), Bytes::gib(16.0)] {
+            let bw = |nodes| {
+                estimate(&cluster(id, nodes), Op::AllReduce, size, Algorithm::Auto)
+                    .unwrap()
+                    .busbw
+                    .get()
+            };
+            let two = bw(2);
+            for nodes in [3, 4, 8, 16, 32] {
+                assert!(
+                    bw(nodes) <= two * 1.05,
+                    "{id} at {}: {nodes} nodes {:.0} GB/s against {:.0} on 2",
+                    size.display_memory(),
+                    bw(nodes) / 1e9,
+                    two / 1e9
+                );
+            }
+        }
+    }
+}
