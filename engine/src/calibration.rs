@@ -19,6 +19,10 @@ use collectives::Measured;
 
 pub use runs::{citations, fit_serving_factor, fit_trainium_efficiency};
 
+/// The day the first models and their first points entered the project: the date the points
+/// held out since then carry.
+const FIRST_MODEL: &str = "2026-11-22";
+
 /// The calibration set, every family, each point evaluated with today's model and defaults.
 #[must_use]
 pub fn calibration() -> Vec<RunPoint> {

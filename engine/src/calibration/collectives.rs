@@ -4,14 +4,12 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::Role;
+use super::{Role, FIRST_MODEL};
 use crate::collective::{estimate, nccl, Algorithm, CollectiveError, Op};
 use crate::source::Citation;
 use crate::system::{Cluster, DSTACK_3961, MLE_NET};
 use crate::units::Bytes;
 
-/// The day the first collective model and its first points entered the project.
-const FIRST_MODEL: &str = "2026-11-22";
 /// The day the many-node points entered, before any change that they judge.
 const MANY_NODES: &str = "2026-11-25";
 

@@ -5,7 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Family, Metric, Role, RunPoint};
+use super::{Family, Metric, Role, RunPoint, FIRST_MODEL};
 use crate::catalog;
 use crate::dtype::Dtype;
 use crate::efficiency;
@@ -18,8 +18,6 @@ use crate::workload::{
 
 use crate::tco::N_TRN1PERF;
 
-/// The day the first training and serving model and its first points entered the project.
-const FIRST_MODEL: &str = "2026-11-22";
 /// The day the Trainium2 serving points entered, before any change that they judge.
 const TRN2_ENTERED: &str = "2026-11-25";
 
