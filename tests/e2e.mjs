@@ -345,10 +345,12 @@ test('workload & TCO: the default job states its range, its rate\'s source and t
   const band = async (id) => [Number(await page.getAttribute(`#${id}`, 'data-low')), Number(await page.getAttribute(`#${id}`, 'data-high'))];
   const mfu = Number(await page.getAttribute('#mfu', 'data-value'));
   const [lo, hi] = await band('mfu-band');
-  assert.ok(lo < mfu && mfu <= hi && hi - lo > 0.01, `MFU ${mfu} in ${lo}..${hi}`);
+  // The band is the model's own errors on held-out runs, widened to include zero: it may
+  // start at the figure itself when every held-out error has one sign.
+  assert.ok(lo <= mfu && mfu <= hi && hi - lo > 0.01, `MFU ${mfu} in ${lo}..${hi}`);
   const mtok = Number(await page.getAttribute('#train-mtok', 'data-value'));
   const [clo, chi] = await band('mtok-band');
-  assert.ok(clo <= mtok && mtok < chi, `$/Mtok ${mtok} in ${clo}..${chi}`);
+  assert.ok(clo <= mtok && mtok <= chi && clo < chi, `$/Mtok ${mtok} in ${clo}..${chi}`);
   // The Trn2 rate is AWS's published on-demand price (trn2.48xlarge ÷ 16), not an assumption.
   assert.ok(Math.abs(Number(await page.getAttribute('#rate', 'data-value')) - 85.964 / 16) < 1e-6);
   const note = await page.textContent('#band-note');
