@@ -129,10 +129,10 @@ test('navigation links switch pages in place and open directly', async () => {
   const page = await open();
   await page.click('nav a:has-text("Roofline")');
   await page.waitForSelector('#roofline-canvas');
-  // Links carry only what differs from the defaults: the default Chips view is `?v=3`.
+  // Links carry only what differs from the defaults: the default Chips view is `?v=4`.
   const href = await page.getAttribute('nav a:has-text("Chips")', 'href');
-  assert.equal(href, '?v=3');
-  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=3&page=workload');
+  assert.equal(href, '?v=4');
+  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=4&page=workload');
   await page.click('nav a:has-text("Compare")');
   await page.waitForSelector('.compare-page');
   // A page with its own module loads it when opened, and leaves cleanly for another page.
@@ -364,6 +364,36 @@ test('workload & TCO: the default job states its range, its rate\'s source and t
   assert.ok(rows.length >= 3 && rows.every(([c, m]) => c > 1 && m > 0), `${rows}`);
   await page.screenshot({ path: 'out/e2e-workload-default.png', fullPage: true });
   assert.deepEqual(page.errors, []);
+});
+
+test('price basis: Trn2 and H100 priced alike by default; another basis is one choice away and travels in the link', async () => {
+  const page = await open('?page=workload');
+  const origin = async () => [await page.getAttribute('#price-basis', 'data-kind'), await page.getAttribute('#price-basis', 'data-as-of'), await page.getAttribute('#price-basis', 'data-fell-back')];
+  const trn2 = await origin();
+  assert.deepEqual(trn2, ['on-demand', '2025-05', 'false']);
+  // The same job on other platforms: H100 on the very same basis; B200 has no rate on it and says so.
+  const row = (id) => page.locator(`#platforms-table tr[data-system="${id}"]`);
+  await page.waitForSelector('#platforms-table tr[data-system="hgx-h100-8"]');
+  assert.equal(await row('hgx-h100-8').getAttribute('data-price-as-of'), '2025-05');
+  assert.match(await row('hgx-b200-8').textContent(), /no rate on the basis/);
+  // Choosing a later basis reprices H100 from $12.29 to $6.88 and Trn2 falls back, with a warning.
+  await page.selectOption('select[name=wsys]', 'hgx-h100-8');
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('#rate')?.dataset.value) - 12.29) < 1e-6);
+  await page.selectOption('select[name=wbasis]', 'on-demand@2025-11-30');
+  await urlHas(page, 'wbasis', 'on-demand@2025-11-30');
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('#rate')?.dataset.value) - 6.88) < 1e-6);
+  assert.match(await page.textContent('#price-basis'), /on-demand price as of 2025-11-30/);
+  await page.selectOption('select[name=wsys]', 'trn2-ultra-64');
+  await page.waitForFunction(() => document.querySelector('#price-basis')?.dataset.fellBack === 'true');
+  assert.match(await page.textContent('#price-basis'), /no rate on the basis chosen/);
+  // Owning Trainium is a what-if.
+  await page.check('input[name=wown]');
+  assert.match(await page.textContent('#owned-what-if'), /what-if/);
+  // A link from before price bases opens with the rate it was made with.
+  const old = await open('?v=3&page=workload&wsys=hgx-h100-8');
+  assert.ok(Math.abs(Number(await old.getAttribute('#rate', 'data-value')) - 6.88) < 1e-6);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(old.errors, []);
 });
 
 test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search that finishes', async () => {
@@ -898,7 +928,8 @@ test('training layouts as run today: an old link keeps its model, and today\'s f
   // frees the memory for a faster layout.
   assert.match(await page.textContent('#layout'), /tp 8 × cp 2 × pp 8 × dp 8/);
   assert.ok(after > before, `${after} after ${before}`);
-  await page.waitForFunction(() => new URLSearchParams(location.search).get('v') === '3' && !new URLSearchParams(location.search).has('wlm'));
+  // Written again as today's version, without the old model's key.
+  await page.waitForFunction(() => !['1', '2'].includes(new URLSearchParams(location.search).get('v')) && !new URLSearchParams(location.search).has('wlm'));
   assert.match(await page.textContent('main'), /exposed context-parallel ring/);
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -44,7 +44,10 @@ pub fn show_panel(msg: &str) {
     // None: the page never drew (the link it opened with may be the cause).
     let (href, text) = match good {
         Some(q) => (format!("?{q}"), "Reopen the last state that worked"),
-        None => ("?v=3".to_string(), "Open the default view"),
+        None => (
+            format!("?v={}", engine::scenario::VERSION),
+            "Open the default view",
+        ),
     };
     if doc.get_element_by_id("panic-panel").is_some() {
         return;

@@ -31,14 +31,17 @@ commands:
                                          time, algbw and busbw of one collective
   calibration [--json]                   the model against published measurements
   claims [--json]                        vendors' claims beside the model's figure
+  prices [--chip ID] [--json]            every published rental rate with its kind, date,
+                                         region and source; the price bases and the default
   train --system ID --model M --dtype F [--nodes N] [--tokens T] [--batch GBS]
         [--tp T --pp P --dp D [--cp C] [--zero 0-3] [--ep E] [--interleave V]
         [--recompute on|off]]
-        [--overlap F] [--usd-per-chip-hour X] [--json]
+        [--overlap F] [--usd-per-chip-hour X | --price-basis KIND@DATE] [--json]
                                          step time, tokens/s, MFU, time and cost to train
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
-        [--usd-per-chip-hour X] [--weight-dtype F] [--kv-dtype F] [--draft K --acceptance A]
+        [--usd-per-chip-hour X | --price-basis KIND@DATE] [--weight-dtype F] [--kv-dtype F]
+        [--draft K --acceptance A]
         [--prefix-hit H] [--json]        tokens/s, chips needed, cost per million tokens; the
                                          weights and KV cache in their own formats, K drafted
                                          tokens accepted with probability A, a prefix-cache
@@ -386,6 +389,66 @@ fn run(args: &[String]) -> Result<String, Usage> {
             }
             Ok(s.trim_end().into())
         }
+        "prices" => {
+            use tco::rates;
+            let a = Args::parse(rest, &["chip"], &["json"])?;
+            no_positionals(&a)?;
+            let chip = a.value("chip");
+            if let Some(c) = chip {
+                catalog::find(c)?;
+            }
+            let default = rates::default_basis();
+            let rows: Vec<Value> = rates::rates()
+                .iter()
+                .filter(|r| chip.is_none_or(|c| r.chip == c))
+                .map(|r| {
+                    json!({
+                        "chip": r.chip,
+                        "instance": r.instance,
+                        "chips_per_instance": r.chips,
+                        "usd_per_instance_hour": r.usd_per_instance_hour,
+                        "usd_per_chip_hour": r.usd_per_chip_hour(),
+                        "kind": r.kind.id(),
+                        "region": r.region,
+                        "as_of": r.as_of,
+                        "basis": r.basis().id(),
+                        "estimate": r.estimate,
+                        "source": r.source,
+                        "note": r.note,
+                    })
+                })
+                .collect();
+            if a.flag("json") {
+                return Ok(pretty(&json!({
+                    "default_basis": default.id(),
+                    "headline_chips": rates::HEADLINE_CHIPS,
+                    "bases": rates::bases().iter().map(|b| b.id()).collect::<Vec<_>>(),
+                    "rates": rows,
+                })));
+            }
+            let mut s = format!(
+                "Default price basis: {default} ({}), the latest on which {} both have a rate of one kind\n",
+                default.id(),
+                rates::HEADLINE_CHIPS.join(" and ")
+            );
+            for r in rates::rates()
+                .iter()
+                .filter(|r| chip.is_none_or(|c| r.chip == c))
+            {
+                let _ = writeln!(
+                    s,
+                    "  {:<9} ${:>8.4}/chip-h  {:<14} {:<10} {:<22} {}{}",
+                    r.chip,
+                    r.usd_per_chip_hour(),
+                    r.kind.id(),
+                    r.as_of,
+                    r.region,
+                    r.instance,
+                    if r.estimate { " (estimate)" } else { "" }
+                );
+            }
+            Ok(s.trim_end().into())
+        }
         "calibration" => {
             let a = Args::parse(rest, &[], &["json"])?;
             no_positionals(&a)?;
@@ -460,6 +523,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "zero",
                     "overlap",
                     "usd-per-chip-hour",
+                    "price-basis",
                 ],
                 &["json"],
             )?;
@@ -547,9 +611,14 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 "step_s": r.step.get(),
                 "time_s": time,
                 "chip_hours": time / 3600.0 * f64::from(cluster.chips()),
-                "usd_per_chip_hour": price.0,
-                "price_source": price.1,
-                "cost_usd": tco::cost_of(&price.2, cluster.chips(), time),
+                "usd_per_chip_hour": price.usd,
+                "price_source": price.label,
+                "price_kind": price.origin.kind,
+                "price_as_of": price.origin.as_of,
+                "price_region": price.origin.region,
+                "price_basis": price.origin.basis.map(|b| b.id()),
+                "price_fell_back": price.origin.fell_back,
+                "cost_usd": tco::cost_of(&price.pricing, cluster.chips(), time),
                 "memory_per_chip_bytes": r.memory.total(),
                 "formula": r.formula,
                 "failures": {
@@ -573,7 +642,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 Ok(format!(
                     "{} on {} × {}: {:.0} tokens/s, MFU {:.1}%, {} tokens in {:.1} days, ${:.0} at ${:.2}/chip-hour\nwith failures: {:.1}% goodput, {:.1} days, {:.0} interruptions (one every {:.2} h), {} chips per failure, {:.0} spares\n{}",
                     cfg.model.name, nodes, cluster.system.name, r.tokens_per_s, r.mfu * 100.0, tokens, time / 86400.0,
-                    v["cost_usd"].as_f64().unwrap_or(0.0), price.0, g.goodput * 100.0, time / g.goodput / 86400.0,
+                    v["cost_usd"].as_f64().unwrap_or(0.0), price.usd, g.goodput * 100.0, time / g.goodput / 86400.0,
                     g.interruptions, g.mtbf_h, fi.blast_radius, g.spare_chips, r.formula
                 ))
             }
@@ -591,6 +660,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "prompt",
                     "output",
                     "usd-per-chip-hour",
+                    "price-basis",
                     "tp",
                     "matmul-efficiency",
                     "memory-efficiency",
@@ -655,9 +725,14 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 "tokens_per_s_per_chip": r.tokens_per_s_per_chip,
                 "latency_per_token_s": r.latency_per_token.get(),
                 "decode_bound": r.decode_bound,
-                "usd_per_chip_hour": price.0,
-                "price_source": price.1,
-                "cost_per_mtok_usd": tco::cost_per_mtok(&price.2, r.replicas * r.chips_needed, r.tokens_per_s),
+                "usd_per_chip_hour": price.usd,
+                "price_source": price.label,
+                "price_kind": price.origin.kind,
+                "price_as_of": price.origin.as_of,
+                "price_region": price.origin.region,
+                "price_basis": price.origin.basis.map(|b| b.id()),
+                "price_fell_back": price.origin.fell_back,
+                "cost_per_mtok_usd": tco::cost_per_mtok(&price.pricing, r.replicas * r.chips_needed, r.tokens_per_s),
                 "formula": r.formula,
             });
             if a.flag("json") {
@@ -709,6 +784,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "prompt",
                     "output",
                     "usd-per-chip-hour",
+                    "price-basis",
                     "slo-ttft",
                     "slo-tpot",
                     "link",
@@ -912,6 +988,11 @@ fn job_row(sc: &Scenario) -> Result<Value, Usage> {
         "time_s": r.time_s,
         "chip_hours": r.chip_hours,
         "usd_per_chip_hour": r.usd_per_chip_hour.value,
+        "price_kind": r.price.kind,
+        "price_as_of": r.price.as_of,
+        "price_region": r.price.region,
+        "price_basis": r.price.basis.map(|b| b.id()),
+        "price_fell_back": r.price.fell_back,
         "cost_usd": r.cost_usd,
         "train_cost_per_mtok_usd": r.train_usd_per_mtok,
         "infer_cost_per_mtok_usd": r.infer_usd_per_mtok,
@@ -1050,23 +1131,58 @@ fn knobs(a: &Args<'_>, cfg: workload::InferConfig) -> Result<workload::InferConf
     })
 }
 
-/// The price used: `--usd-per-chip-hour`, or the chip's first published rental rate.
-fn pricing(a: &Args<'_>, chip: &str) -> Result<(f64, String, tco::Pricing), Usage> {
-    let (label, s) = match a.value("usd-per-chip-hour") {
+/// The price a command uses and what it stands on.
+struct Price {
+    /// $ per chip-hour.
+    usd: f64,
+    /// The rate's label and source.
+    label: String,
+    pricing: tco::Pricing,
+    origin: tco::rates::PriceOrigin,
+}
+
+/// The price used: `--usd-per-chip-hour`, or the chip's published rate on `--price-basis`
+/// (the default basis when not given), as the app prices a job.
+fn pricing(a: &Args<'_>, chip: &str) -> Result<Price, Usage> {
+    use tco::rates::{self, Basis, PriceOrigin};
+    let (label, s, origin) = match a.value("usd-per-chip-hour") {
         Some(x) => (
             "given on the command line".to_string(),
             engine::Sourced::user(positive(Some(x), "usd-per-chip-hour", 0.0)?),
+            PriceOrigin::of_own("user"),
         ),
         None => {
-            let (l, s) = tco::rental_options(chip).remove(0);
-            (format!("{l}: {}", s.source), s)
+            let basis = match a.value("price-basis") {
+                None => rates::default_basis(),
+                Some(b) => Basis::parse(b).ok_or_else(|| {
+                    Usage(format!(
+                        "no price basis '{b}' (valid: {})",
+                        rates::bases()
+                            .iter()
+                            .map(|b| b.id())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?,
+            };
+            let (r, fell_back) = rates::rate_on(chip, basis);
+            (
+                format!("{}: {}", r.label(), r.sourced().source),
+                r.sourced(),
+                PriceOrigin::of_rate(&r, basis, fell_back),
+            )
         }
     };
     let p = tco::Pricing::Rental {
         usd_per_chip_hour: s,
         discount: 0.0,
     };
-    Ok((p.usd_per_chip_hour(), label, p))
+    Ok(Price {
+        usd: p.usd_per_chip_hour(),
+        label,
+        pricing: p,
+        origin,
+    })
 }
 
 fn no_positionals(a: &Args<'_>) -> Result<(), Usage> {
@@ -1651,7 +1767,7 @@ fn serve_curve(a: &Args, slo_only: bool) -> Result<String, Usage> {
     let row = |p: &ServePoint| {
         json!({"chips_per_replica": p.tp, "batch": p.batch, "ttft_s": p.ttft_s, "tpot_s": p.tpot_s,
             "tokens_per_s_per_user": p.interactivity(), "tokens_per_s_per_chip": p.tokens_per_s_per_chip,
-            "usd_per_mtok": p.usd_per_mtok(price.0)})
+            "usd_per_mtok": p.usd_per_mtok(price.usd)})
     };
     let shown = if a.flag("all") {
         pts.clone()
@@ -1660,7 +1776,7 @@ fn serve_curve(a: &Args, slo_only: bool) -> Result<String, Usage> {
     };
     let v = json!({
         "system": cluster.system.id, "model": base.model.id, "dtype": dtype.id(),
-        "prompt": base.prompt, "output": base.output, "usd_per_chip_hour": price.0,
+        "prompt": base.prompt, "output": base.output, "usd_per_chip_hour": price.usd,
         "targets": {"ttft_s": if ttft.is_finite() { json!(ttft) } else { Value::Null },
                     "tpot_s": if tpot.is_finite() { json!(tpot) } else { Value::Null }},
         "cheapest": best.as_ref().map(row),
@@ -1686,7 +1802,7 @@ fn serve_curve(a: &Args, slo_only: bool) -> Result<String, Usage> {
                 p.tpot_s * 1e3,
                 p.interactivity(),
                 p.tokens_per_s_per_chip,
-                p.usd_per_mtok(price.0)
+                p.usd_per_mtok(price.usd)
             );
         }
     }
@@ -1695,7 +1811,7 @@ fn serve_curve(a: &Args, slo_only: bool) -> Result<String, Usage> {
             let _ = write!(out, "cheapest meeting TTFT ≤ {} and TPOT ≤ {}: {} chips per replica, batch {}: TTFT {:.0} ms, TPOT {:.1} ms ({:.1} tok/s per user), {:.0} tok/s per chip, ${:.3} per million tokens",
                 if ttft.is_finite() { format!("{} ms", sig(ttft * 1e3, 4)) } else { "any".into() },
                 if tpot.is_finite() { format!("{} ms", sig(tpot * 1e3, 4)) } else { "any".into() },
-                p.tp, p.batch, p.ttft_s * 1e3, p.tpot_s * 1e3, p.interactivity(), p.tokens_per_s_per_chip, p.usd_per_mtok(price.0));
+                p.tp, p.batch, p.ttft_s * 1e3, p.tpot_s * 1e3, p.interactivity(), p.tokens_per_s_per_chip, p.usd_per_mtok(price.usd));
         }
         None => {
             let _ = write!(out, "no configuration meets the targets");

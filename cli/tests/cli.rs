@@ -992,3 +992,83 @@ fn neuroncore_simulates_tunes_and_explains() {
         "--stationary is a or b",
     );
 }
+
+#[test]
+fn prices_are_dated_typed_and_the_default_jobs_share_a_basis() {
+    let v = json(&["prices", "--json"]);
+    let rates = v["rates"].as_array().unwrap();
+    assert!(rates.len() >= 12, "{} rates", rates.len());
+    for r in rates {
+        for k in ["chip", "as_of", "kind", "region"] {
+            assert!(r[k].as_str().is_some_and(|s| !s.is_empty()), "{r}: {k}");
+        }
+        assert!(r["usd_per_chip_hour"].as_f64().is_some_and(|x| x > 0.0));
+        assert!(r["source"]["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("https://")));
+    }
+    // The default Trn2 UltraServer job and the same job on H100 are priced on one basis:
+    // one kind of price from one date.
+    let basis = |link: &str| {
+        let r = json(&["eval", "--link", link]);
+        (
+            r["price_kind"].clone(),
+            r["price_as_of"].clone(),
+            r["price_fell_back"].clone(),
+        )
+    };
+    let trn2 = basis("?v=4&page=workload");
+    let h100 = basis("?v=4&page=workload&wsys=hgx-h100-8&wnodes=32");
+    assert_eq!(trn2, h100);
+    assert_eq!(trn2.2, json!(false));
+    assert_eq!(
+        trn2.1,
+        v["default_basis"]
+            .as_str()
+            .unwrap()
+            .split('@')
+            .nth(1)
+            .unwrap()
+    );
+    for args in [
+        ["train", "--system", "trn2-ultra-64", "--nodes", "4"],
+        ["train", "--system", "hgx-h100-8", "--nodes", "32"],
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--model", "llama3-70b", "--dtype", "bf16", "--json"]);
+        let t = json(&a);
+        assert_eq!(
+            (t["price_kind"].clone(), t["price_as_of"].clone()),
+            (trn2.0.clone(), trn2.1.clone())
+        );
+    }
+    // Another basis by name; a chip without a rate on it falls back, and says so.
+    let b = json(&[
+        "train",
+        "--system",
+        "hgx-b200-8",
+        "--model",
+        "llama3-8b",
+        "--dtype",
+        "bf16",
+        "--price-basis",
+        "on-demand@2025-05",
+        "--json",
+    ]);
+    assert_eq!(b["price_fell_back"], json!(true));
+    let (code, _, err) = run(&["prices", "--chip", "nope"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&[
+        "train",
+        "--system",
+        "trn2-16",
+        "--model",
+        "llama3-8b",
+        "--dtype",
+        "bf16",
+        "--price-basis",
+        "cheap@never",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no price basis 'cheap@never'"), "{err}");
+}

@@ -24,6 +24,13 @@ pub static AWS_TRN3_LAUNCH: Citation = Citation {
     url: "https://aws.amazon.com/ec2/instance-types/trn3/",
     date: "2025-12-02",
 };
+/// AWS's Trn1 launch wording.
+pub static AWS_TRN1_PAGE: Citation = Citation {
+    key: "AWS-TRN1",
+    title: "AWS: Amazon EC2 Trn1 instances (\"up to 50% cost-to-train savings over comparable Amazon EC2 instances\", against GPU-based P4d; wording as AWS published it at launch)",
+    url: "https://aws.amazon.com/ec2/instance-types/trn1/",
+    date: "2022-10-10",
+};
 /// NVIDIA's GB200 NVL72 technical blog.
 pub static NV_GB200_BLOG: Citation = Citation {
     key: "NV-GB200-BLOG",
@@ -35,7 +42,12 @@ pub static NV_GB200_BLOG: Citation = Citation {
 /// Every citation this module adds.
 #[must_use]
 pub fn citations() -> Vec<&'static Citation> {
-    alloc::vec![&AWS_TRN2_PAGE, &AWS_TRN3_LAUNCH, &NV_GB200_BLOG]
+    alloc::vec![
+        &AWS_TRN1_PAGE,
+        &AWS_TRN2_PAGE,
+        &AWS_TRN3_LAUNCH,
+        &NV_GB200_BLOG
+    ]
 }
 
 /// A vendor's claim and the model's figure for a comparable job.
@@ -57,16 +69,36 @@ pub struct ClaimCheck {
     pub note: &'static str,
 }
 
-/// A job of `model` in `dtype` on `nodes` of `system` at `usd` per chip-hour (or its
-/// published rate).
-fn job(system: &str, nodes: u32, model: &str, dtype: Dtype, usd: Option<f64>) -> Job {
+/// A job of `model` in `dtype` on `nodes` of `system`, rented at its published rate on the
+/// default price basis.
+fn job(system: &str, nodes: u32, model: &str, dtype: Dtype) -> Job {
     Job {
         system: system.into(),
         nodes,
         model: model.into(),
         dtype,
-        usd_per_chip_hour: usd,
         ..Job::default()
+    }
+}
+
+/// How many times better `a`'s training price-performance is than `b`'s ($ per million
+/// tokens of `b` over `a`'s), and the rates both were priced at, with their basis.
+fn price_performance(a: &Job, b: &Job) -> (Result<f64, WorkloadError>, String) {
+    match (evaluate(a), evaluate(b)) {
+        (Ok(ra), Ok(rb)) => (Ok(rb.train_usd_per_mtok / ra.train_usd_per_mtok), {
+            let (da, db) = (ra.price.describe(), rb.price.describe());
+            format!(
+                "${:.2} and ${:.2} per chip-hour ({})",
+                ra.usd_per_chip_hour.value,
+                rb.usd_per_chip_hour.value,
+                if da == db {
+                    format!("both at the {da}")
+                } else {
+                    format!("{da}; {db}")
+                }
+            )
+        }),
+        (Err(e), _) | (_, Err(e)) => (Err(e), String::new()),
     }
 }
 
@@ -79,13 +111,13 @@ fn speedup(a: &Job, b: &Job) -> Result<f64, WorkloadError> {
 #[must_use]
 pub fn checks() -> Vec<ClaimCheck> {
     let mut out = Vec::new();
-    // AWS: price-performance against p5e/p5en, at both instances' on-demand rates from the
-    // same price-list snapshot (trn2.48xlarge $85.964/h, p5en.48xlarge $84.80/h).
+    // AWS: price-performance against p5e/p5en and Trn1's cost to train, both sides priced on
+    // the default basis (one kind of price from one date).
     for dtype in [Dtype::Bf16, Dtype::Fp8] {
-        let a = job("trn2-16", 16, "llama3-70b", dtype, Some(85.964 / 16.0));
-        let b = job("hgx-h200-8", 32, "llama3-70b", dtype, Some(84.80 / 8.0));
-        let model = evaluate(&a)
-            .and_then(|ra| evaluate(&b).map(|rb| rb.train_usd_per_mtok / ra.train_usd_per_mtok));
+        let (model, rates) = price_performance(
+            &job("trn2-16", 16, "llama3-70b", dtype),
+            &job("hgx-h200-8", 32, "llama3-70b", dtype),
+        );
         out.push(ClaimCheck {
             vendor: "AWS",
             claim: "Trn2: 30-40% better price performance than P5e and P5en",
@@ -93,19 +125,35 @@ pub fn checks() -> Vec<ClaimCheck> {
             claimed: (1.3, 1.4),
             model,
             setup: format!(
-                "Llama 3 70B pretraining in {dtype} on 256 chips: 16 trn2.48xlarge against 32 p5en.48xlarge, training $ per million tokens at on-demand rates from one price-list snapshot ($5.37 and $10.60 per chip-hour)"
+                "Llama 3 70B pretraining in {dtype} on 256 chips: 16 trn2.48xlarge against 32 p5en.48xlarge, training $ per million tokens at {rates}"
             ),
             note: "AWS does not say which workload its claim rests on; the model's figure is for one dense training job",
         });
     }
+    let (model, rates) = price_performance(
+        &job("trn1-16", 16, "llama3-70b", Dtype::Bf16),
+        &job("hgx-h100-8", 32, "llama3-70b", Dtype::Bf16),
+    );
+    out.push(ClaimCheck {
+        vendor: "AWS",
+        claim: "Trn1: up to 50% lower cost to train than comparable GPU instances",
+        source: &AWS_TRN1_PAGE,
+        // "Up to" half the cost: at best twice the price-performance.
+        claimed: (2.0, 2.0),
+        model,
+        setup: format!(
+            "Llama 3 70B pretraining in BF16 on 256 chips: 16 trn1.32xlarge against 32 p5.48xlarge, training $ per million tokens at {rates}"
+        ),
+        note: "AWS's baseline was the A100 (P4d), which the catalog does not hold; H100 (p5) on the same price basis is the nearest, and a harder one",
+    });
     out.push(ClaimCheck {
         vendor: "AWS",
         claim: "Trn3 UltraServer: up to 4.4x the compute performance of a Trn2 UltraServer",
         source: &AWS_TRN3_LAUNCH,
         claimed: (4.4, 4.4),
         model: speedup(
-            &job("trn3-ultra-144", 1, "llama3-70b", Dtype::Fp8, None),
-            &job("trn2-ultra-64", 1, "llama3-70b", Dtype::Fp8, None),
+            &job("trn3-ultra-144", 1, "llama3-70b", Dtype::Fp8),
+            &job("trn2-ultra-64", 1, "llama3-70b", Dtype::Fp8),
         ),
         setup: String::from(
             "Llama 3 70B pretraining in FP8 (MXFP8 on Trainium3): one 144-chip Trn3 Gen2 UltraServer against one 64-chip Trn2 UltraServer, tokens per second",
@@ -118,8 +166,8 @@ pub fn checks() -> Vec<ClaimCheck> {
         source: &NV_GB200_BLOG,
         claimed: (4.0, 4.0),
         model: speedup(
-            &job("gb200-nvl72", 16, "deepseek-v3", Dtype::Fp8, None),
-            &job("hgx-h100-8", 144, "deepseek-v3", Dtype::Fp8, None),
+            &job("gb200-nvl72", 16, "deepseek-v3", Dtype::Fp8),
+            &job("hgx-h100-8", 144, "deepseek-v3", Dtype::Fp8),
         ),
         setup: String::from(
             "DeepSeek-V3 (671B MoE) pretraining in FP8 on 1,152 GPUs: 16 NVL72 racks against 144 HGX H100 nodes, tokens per second",

@@ -54,8 +54,12 @@ pub struct Job {
     pub pue: f64,
     /// Ownership: $/kWh.
     pub usd_per_kwh: f64,
-    /// Renting: which of the chip's published rates (index into [`tco::rental_options`]).
-    pub rental_option: u32,
+    /// Renting: one of the chip's published rates by its index ([`tco::rental_options`]);
+    /// `None` prices the job on [`Job::price_basis`].
+    pub rental_option: Option<u32>,
+    /// Renting: the price basis (`on-demand@2025-05`, [`tco::rates::Basis`]) every platform
+    /// is priced on; `None` takes [`tco::rates::default_basis`].
+    pub price_basis: Option<String>,
     /// Ownership: price per chip with its server share; `None` takes the default estimate.
     pub chip_usd: Option<f64>,
     /// Ownership: annual cost of capital.
@@ -137,7 +141,8 @@ impl Default for Job {
             years: 5.0,
             pue: 1.2,
             usd_per_kwh: 0.08,
-            rental_option: 0,
+            rental_option: None,
+            price_basis: None,
             chip_usd: None,
             cost_of_capital: 0.08,
             facility_usd_per_kw_month: 150.0,
@@ -177,7 +182,7 @@ impl Job {
             system: system.into(),
             nodes,
             usd_per_chip_hour: None,
-            rental_option: 0,
+            rental_option: None,
             chip_usd: None,
             network_usd: None,
             overlap: None,
@@ -208,6 +213,8 @@ pub struct JobReport {
     pub chips: u32,
     /// Effective $/chip-hour and what it stands on.
     pub usd_per_chip_hour: Sourced<f64>,
+    /// The kind and date of that rate, and whether the platform fell back from the basis.
+    pub price: tco::rates::PriceOrigin,
     /// Wall-clock time to train.
     pub time_s: f64,
     /// Chip-hours of the run.
@@ -252,7 +259,11 @@ fn ownership(sys: &System, chip: &str) -> tco::Ownership {
 }
 
 /// The price model of a job on `sys`.
-pub(crate) fn pricing(job: &Job, sys: &System, chip: &str) -> (Pricing, Sourced<f64>) {
+pub(crate) fn pricing(
+    job: &Job,
+    sys: &System,
+    chip: &str,
+) -> (Pricing, Sourced<f64>, tco::rates::PriceOrigin) {
     if job.owned {
         let mut o = ownership(sys, chip);
         o.years = job.years;
@@ -274,15 +285,28 @@ pub(crate) fn pricing(job: &Job, sys: &System, chip: &str) -> (Pricing, Sourced<
             p,
             Sourced::assumption(v)
                 .note("owned: capital annuity + power at PUE + facility + maintenance"),
+            tco::rates::PriceOrigin::of_own("owned"),
         )
     } else {
-        let rate = match (job.usd_per_chip_hour, sys.usd_per_chip_hour) {
-            (Some(x), _) => Sourced::user(x),
-            (None, Some(r)) => r,
+        let basis = job
+            .price_basis
+            .as_deref()
+            .and_then(tco::rates::Basis::parse)
+            .unwrap_or_else(tco::rates::default_basis);
+        let (rate, origin) = match (job.usd_per_chip_hour, sys.usd_per_chip_hour) {
+            (Some(x), _) => (Sourced::user(x), tco::rates::PriceOrigin::of_own("user")),
+            (None, Some(r)) => (r, tco::rates::PriceOrigin::of_own("edited system")),
             (None, None) => {
-                let mut options = tco::rental_options(chip);
-                let i = (job.rental_option as usize).min(options.len() - 1);
-                options.swap_remove(i).1
+                let (r, fell_back) = match job.rental_option {
+                    Some(i) => {
+                        let mut options = tco::rental_options(chip);
+                        let i = (i as usize).min(options.len() - 1);
+                        (options.swap_remove(i), false)
+                    }
+                    None => tco::rates::rate_on(chip, basis),
+                };
+                let origin = tco::rates::PriceOrigin::of_rate(&r, basis, fell_back);
+                (r.sourced(), origin)
             }
         };
         let p = Pricing::Rental {
@@ -293,7 +317,7 @@ pub(crate) fn pricing(job: &Job, sys: &System, chip: &str) -> (Pricing, Sourced<
             value: p.usd_per_chip_hour(),
             ..rate
         };
-        (p, eff)
+        (p, eff, origin)
     }
 }
 
@@ -398,6 +422,13 @@ pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
     if let Some(why) = job.out_of_range() {
         return Err(WorkloadError::BadInput(why));
     }
+    if let Some(b) = &job.price_basis {
+        if tco::rates::Basis::parse(b).is_none() {
+            return Err(WorkloadError::BadInput(format!(
+                "no price basis '{b}' (see `accelscope prices`)"
+            )));
+        }
+    }
     let chips = u64::from(cluster.system.chips()) * u64::from(job.nodes);
     if job.nodes == 0 || chips > MAX_CHIPS {
         return Err(WorkloadError::BadInput(format!(
@@ -482,7 +513,7 @@ fn report(
     model: &workload::Model,
 ) -> Result<JobReport, WorkloadError> {
     let chips = cluster.chips();
-    let (price, rate) = pricing(job, &cluster.system, &chip.id);
+    let (price, rate, origin) = pricing(job, &cluster.system, &chip.id);
     let time_s = job.tokens / train.tokens_per_s;
     let chip_hours = time_s / 3600.0 * f64::from(chips);
     let infer = workload::infer(
@@ -530,6 +561,7 @@ fn report(
             Pricing::Rental { .. } => None,
         },
         usd_per_chip_hour: rate,
+        price: origin,
         facility_w,
         joules_per_token: facility_w / train.tokens_per_s,
         failures,
@@ -1060,7 +1092,7 @@ mod tests {
         };
         let od = evaluate(&base).unwrap();
         let ri = evaluate(&Job {
-            rental_option: 1,
+            rental_option: Some(1),
             ..base.clone()
         })
         .unwrap();
@@ -1130,7 +1162,7 @@ mod tests {
             chip_usd: Some(1.0),
             network_usd: Some(2.0),
             overlap: Some(0.9),
-            rental_option: 1,
+            rental_option: Some(1),
             pue: 1.4,
             ..Job::default()
         };
@@ -1144,7 +1176,7 @@ mod tests {
                 m.overlap,
                 m.rental_option
             ),
-            (None, None, None, None, 0)
+            (None, None, None, None, None)
         );
         assert_eq!((m.pue, &m.model), (1.4, &j.model));
     }

@@ -25,8 +25,10 @@ use crate::units::Bytes;
 /// ones with their old values (`cli/tests/fixtures/links.json` fails until that is done).
 /// Version 3 changed one default: the training-layout model (`wlm`), which costs pipeline
 /// sends and searches ZeRO-2/3 and context parallelism; versions 1 and 2 open with the model
-/// they were made with (`wlm=2`).
-pub const VERSION: u32 = 3;
+/// they were made with (`wlm=2`). Version 4 prices a job on a price basis (`wbasis`, one kind
+/// of price from one date for every platform) unless it names one of the chip's rates
+/// (`wopt`); versions 1 to 3 open with the rate they were made with, the chip's first.
+pub const VERSION: u32 = 4;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
 const KERNEL_KEYS: [&str; 14] = [
@@ -425,7 +427,7 @@ impl Scenario {
     }
 
     /// Encode as a query string (without the leading `?`): the version, then only the keys
-    /// whose values differ from the defaults, in a fixed order. The default view is `v=3`.
+    /// whose values differ from the defaults, in a fixed order. The default view is `v=4`.
     #[must_use]
     pub fn to_query(&self) -> String {
         let mine = self.to_query_full();
@@ -508,7 +510,12 @@ impl Scenario {
         q.push(format!("wyears={}", j.years));
         q.push(format!("wpue={}", j.pue));
         q.push(format!("wkwh={}", j.usd_per_kwh));
-        q.push(format!("wopt={}", j.rental_option));
+        if let Some(o) = j.rental_option {
+            q.push(format!("wopt={o}"));
+        }
+        if let Some(b) = &j.price_basis {
+            q.push(format!("wbasis={b}"));
+        }
         if let Some(c) = j.chip_usd {
             q.push(format!("wchip={c}"));
         }
@@ -590,8 +597,12 @@ impl Scenario {
             return (s, notes);
         }
         match pairs.iter().find(|(k, _)| k == "v").map(|(_, v)| v.as_str()) {
-            Some("1" | "2") => s.job.model_version = 2,
-            Some("3") | None => {}
+            Some("1" | "2") => {
+                s.job.model_version = 2;
+                s.job.rental_option = Some(0);
+            }
+            Some("3") => s.job.rental_option = Some(0),
+            Some("4") | None => {}
             Some(v) => note(
                 "v",
                 format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),
@@ -814,10 +825,25 @@ impl Scenario {
                     ),
                 },
                 "wopt" => match v.parse::<u32>() {
-                    Ok(n) if n < 16 => s.job.rental_option = n,
+                    Ok(n) if n < 16 => s.job.rental_option = Some(n),
                     _ => note(
                         "wopt",
-                        format!("'{v}' is not a rate option; using the first"),
+                        format!("'{v}' is not a rate option; pricing on the price basis"),
+                    ),
+                },
+                "wbasis" => match crate::tco::rates::Basis::parse(v) {
+                    Some(b) => s.job.price_basis = Some(b.id()),
+                    None => note(
+                        "wbasis",
+                        format!(
+                            "no price basis '{v}' (valid: {}); using {}",
+                            crate::tco::rates::bases()
+                                .iter()
+                                .map(|b| b.id())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            crate::tco::rates::default_basis().id()
+                        ),
                     ),
                 },
                 k if crate::job::range(k).is_some() => {
@@ -1072,10 +1098,10 @@ mod tests {
             "v", "page", "chips", "fmt", "rfmt", "op", "custom", "sys", "sel", "fail", "csys",
             "cop", "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens",
             "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
-            "wkwh", "wopt", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref",
-            "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft", "wacc", "wprefix",
-            "wpsys", "wdsys", "wlm", "wfrate", "wrepair", "wrestart", "wckpt", "kern", "km", "kin",
-            "kins", "kacc", "kseed", "dev", "zzz",
+            "wkwh", "wopt", "wbasis", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload",
+            "wref", "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft", "wacc",
+            "wprefix", "wpsys", "wdsys", "wlm", "wfrate", "wrepair", "wrestart", "wckpt", "kern",
+            "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1135,7 +1161,10 @@ mod tests {
 
     #[test]
     fn links_carry_only_what_differs_from_the_defaults() {
-        assert_eq!(Scenario::default().to_query(), "v=3");
+        assert_eq!(
+            Scenario::default().to_query(),
+            alloc::format!("v={VERSION}")
+        );
         let (s, notes) = Scenario::from_query(
             "page=workload&wsys=gb300-nvl72&wnodes=8&wmodel=deepseek-v3&wdtype=fp8&wprice=3.25&wown=1&wyears=4",
         );
@@ -1150,7 +1179,7 @@ mod tests {
         for v in ["v=1", "v=2"] {
             let old = s
                 .to_query_full()
-                .replacen("v=3", v, 1)
+                .replacen(&alloc::format!("v={VERSION}"), v, 1)
                 .replace("&wlm=3", "");
             let (o, notes) = Scenario::from_query(&old);
             assert!(notes.is_empty(), "{notes:?}");
@@ -1158,7 +1187,13 @@ mod tests {
             assert!(o.to_query().contains("&wlm=2"));
             assert_eq!(Scenario::from_query(&o.to_query()).0, o);
         }
-        let (_, notes) = Scenario::from_query("v=4");
+        // A version 3 link opens with the rate it was made with (the chip's first), not on
+        // today's price basis, and keeps it when written again.
+        let (o, notes) = Scenario::from_query("v=3&page=workload&wsys=hgx-h100-8");
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(o.job.rental_option, Some(0));
+        assert_eq!(Scenario::from_query(&o.to_query()).0, o);
+        let (_, notes) = Scenario::from_query(&alloc::format!("v={}", VERSION + 1));
         assert!(notes[0].message.contains("newer"));
         // The app's navigation relies on the page coming right after the version.
         let mut on = s.clone();
@@ -1273,7 +1308,8 @@ mod tests {
                 years: 4.0,
                 pue: 1.35,
                 usd_per_kwh: 0.11,
-                rental_option: 1,
+                rental_option: Some(1),
+                price_basis: Some("on-demand@2025-11-30".into()),
                 chip_usd: Some(27_500.0),
                 cost_of_capital: 0.1,
                 facility_usd_per_kw_month: 180.0,

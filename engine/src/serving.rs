@@ -124,7 +124,7 @@ pub fn platform_curve(job: &Job, system_id: &str) -> PlatformCurve {
         (Err(e), _) => return fail(name, e.to_string()),
         (_, Err(e)) => return fail(name, e.to_string()),
     };
-    let (_, rate) = job::pricing(&on, &sys, &chip.id);
+    let (_, rate, _) = job::pricing(&on, &sys, &chip.id);
     let base = job::infer_config(&on, &chip, model, 1);
     let cluster = Cluster {
         system: sys,

@@ -8,6 +8,8 @@ use alloc::vec::Vec;
 
 use crate::source::{Citation, Sourced};
 
+pub mod rates;
+
 /// AWS Neuron Trn1 performance data: RI-effective instance prices.
 pub static N_TRN1PERF: Citation = Citation {
     key: "N-TRN1PERF",
@@ -184,87 +186,11 @@ impl Pricing {
     }
 }
 
-/// Published rental rates for a chip, best-sourced first.
+/// Published rental rates for a chip, in the fixed order links index them
+/// ([`rates::rates_for`]).
 #[must_use]
-pub fn rental_options(chip: &str) -> Vec<(&'static str, Sourced<f64>)> {
-    let v = |x: f64, c: &'static Citation| Sourced::vendor(x, c);
-    let e = |x: f64, c: &'static Citation| Sourced::estimate(x, c);
-    match chip {
-        "trn1" => alloc::vec![
-            (
-                "on-demand (trn1.32xlarge $21.50/h ÷ 16)",
-                v(21.50 / 16.0, &USAGE_AI)
-            ),
-            (
-                "RI-effective, as AWS prices its own tables ($8.197/h ÷ 16)",
-                v(8.197 / 16.0, &N_TRN1PERF)
-            ),
-        ],
-        "h100-sxm" => alloc::vec![
-            (
-                "AWS p5 on-demand after the June 2025 cut ($55.04/h ÷ 8)",
-                v(55.04 / 8.0, &USAGE_AI_CUT)
-            ),
-            (
-                "AWS p5 on-demand before the cut, us-east-2 ($98.32/h ÷ 8)",
-                v(98.32 / 8.0, &SKYPILOT_AWS)
-            ),
-            ("tier-2 cloud on-demand", e(2.75, &NEOCLOUD)),
-        ],
-        "h200" => alloc::vec![
-            (
-                "AWS p5en on-demand ($63.296/h ÷ 8)",
-                v(63.296 / 8.0, &DSTACK_4110)
-            ),
-            (
-                "AWS p5en on-demand, us-east-2, the Trn2 rate's snapshot ($84.80/h ÷ 8)",
-                v(84.80 / 8.0, &SKYPILOT_AWS)
-            ),
-        ],
-        "b200" => alloc::vec![(
-            "AWS p6-b200 on-demand ($113.93/h ÷ 8)",
-            e(113.9328 / 8.0, &USAGE_AI_CUT).note("Vantage data, date not stated")
-        )],
-        "trn2" => alloc::vec![(
-            "AWS trn2.48xlarge on-demand, us-east-2 ($85.964/h ÷ 16)",
-            v(85.964 / 16.0, &SKYPILOT_AWS).note(
-                "AWS's list price in a catalog snapshot from before June 2025 (its p5 rate predates that month's cut); in October 2026 AWS's price list showed trn2 only as Capacity Blocks",
-            )
-        )],
-        "trn3" => alloc::vec![(
-            "no published price: Trn2's on-demand rate per chip",
-            Sourced::assumption(85.964 / 16.0).note(
-                "AWS sells Trn3 only as UltraServers and publishes no price; Trn2's on-demand rate per chip is assumed",
-            ),
-        )],
-        "gb200" => alloc::vec![(
-            "no published price: AWS p6-b200's rate per GPU",
-            e(113.9328 / 8.0, &USAGE_AI_CUT).note(
-                "no p6e-gb200 price was found; the same Blackwell GPU's p6-b200 rate is assumed",
-            )
-        )],
-        "gb300" => alloc::vec![(
-            "no published price: AWS p6-b300's rate per GPU ($142.42/h ÷ 8)",
-            e(142.42 / 8.0, &VANTAGE_B300).note(
-                "no GB300 NVL72 rental price was found; the HGX B300 instance's rate per GPU is assumed",
-            )
-        )],
-        "b300" => alloc::vec![(
-            "AWS p6-b300 on-demand ($142.42/h ÷ 8)",
-            e(142.42 / 8.0, &VANTAGE_B300).note("Vantage data via a public write-up")
-        )],
-        "mi300x" | "mi325x" => alloc::vec![(
-            "no primary price read: about $2 per GPU-hour at neoclouds",
-            Sourced::assumption(if chip == "mi300x" { 2.0 } else { 2.1 }).note(
-                "third-party surveys put MI300X at about $1.5–2 per GPU-hour at neoclouds and about $6 on Azure and OCI, and MI325X at $2.0–2.25; no provider's own page was read",
-            ),
-        )],
-        _ => alloc::vec![(
-            "no published price",
-            Sourced::assumption(3.0)
-                .note("no price found for this chip; an assumption to edit, not a quote"),
-        )],
-    }
+pub fn rental_options(chip: &str) -> Vec<rates::Rate> {
+    rates::rates_for(chip)
 }
 
 /// Default ownership inputs for a chip (unit prices are estimates throughout).
@@ -335,14 +261,14 @@ mod tests {
     fn published_rates_per_chip() {
         // AWS Neuron: trn1.32xlarge RI-effective $8.197/h over 16 chips = $0.51 per chip-hour.
         let t = rental_options("trn1");
-        assert!((t[1].1.value - 0.5123).abs() < 1e-3);
+        assert!((t[1].usd_per_chip_hour() - 0.5123).abs() < 1e-3);
         // p5 after the 2025 cut: $55.04/h over 8 GPUs = $6.88.
-        assert!((rental_options("h100-sxm")[0].1.value - 6.88).abs() < 1e-2);
+        assert!((rental_options("h100-sxm")[0].usd_per_chip_hour() - 6.88).abs() < 1e-2);
         // trn2.48xlarge on-demand in us-east-2: $85.964/h over 16 chips.
-        let t = &rental_options("trn2")[0].1;
+        let t = rental_options("trn2")[0].sourced();
         assert!((t.value - 5.373).abs() < 1e-3 && !t.estimate);
         assert!(
-            rental_options("trn3")[0].1.estimate,
+            rental_options("trn3")[0].sourced().estimate,
             "no Trn3 price: flagged"
         );
     }

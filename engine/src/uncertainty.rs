@@ -88,24 +88,30 @@ pub fn band(job: &Job, report: &JobReport, errors: (f64, f64), basis: &str) -> B
     let rate = report.usd_per_chip_hour.value;
     let (pmin, pmax, prices) = if !job.owned && job.usd_per_chip_hour.is_none() {
         let off = 1.0 - job.discount.clamp(0.0, 1.0);
-        let opts = tco::rental_options(chip);
+        // The spread of the chip's published rates of the same kind as the one used, over
+        // the dates they were read: a price that moved (a cut) widens the band.
+        let opts: Vec<_> = tco::rental_options(chip)
+            .into_iter()
+            .filter(|r| r.kind.id() == report.price.kind)
+            .collect();
         let lo = opts
             .iter()
-            .map(|(_, r)| r.value * off)
+            .map(|r| r.usd_per_chip_hour() * off)
             .fold(f64::INFINITY, f64::min);
         let hi = opts
             .iter()
-            .map(|(_, r)| r.value * off)
+            .map(|r| r.usd_per_chip_hour() * off)
             .fold(f64::NEG_INFINITY, f64::max);
         let text = if opts.len() > 1 {
             format!(
-                "; cost over the {} published rates (${:.2} to ${:.2} per chip-hour)",
+                "; cost over the {} published {} rates (${:.2} to ${:.2} per chip-hour)",
                 opts.len(),
+                report.price.kind,
                 lo,
                 hi
             )
         } else {
-            String::from("; one published rate")
+            format!("; one published {} rate", report.price.kind)
         };
         (lo.min(rate), hi.max(rate), text)
     } else {

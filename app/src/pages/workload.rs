@@ -99,6 +99,15 @@ pub fn WorkloadPage() -> impl IntoView {
                             </Card>
                             <Card title="$ per chip-hour" id="rate" value=rate.value>
                                 <Fig text=format!("${}", sig(rate.value, 4)) source=rate.source estimate=rate.estimate note=rate.note/>
+                                <span class=if r.price.fell_back { "small-note block warn" } else { "small-note block" } id="price-basis"
+                                    data-kind=r.price.kind data-as-of=r.price.as_of data-fell-back=r.price.fell_back.to_string()>
+                                    {r.price.describe()}
+                                </span>
+                                {(j.owned && chip.as_ref().is_some_and(|c| c.vendor == "AWS")).then(|| view! {
+                                    <span class="small-note block warn" id="owned-what-if">
+                                        "A what-if: AWS sells Trainium only inside its own instances, so nobody outside AWS can own these chips."
+                                    </span>
+                                })}
                             </Card>
                             <Card title="Training $ per million tokens" id="train-mtok" value=r.train_usd_per_mtok>
                                 <Derived text=format!("${}", sig(r.train_usd_per_mtok, 4))
@@ -366,16 +375,31 @@ fn Inputs() -> impl IntoView {
                         {num("Average draw (of full load)", "wload", |j| j.load, |j, x| j.load = x, 0.05, 1.0, 0.01, true)}
                     }.into_any()
                 } else {
+                    let bases = move || {
+                        let default = engine::tco::rates::default_basis();
+                        engine::tco::rates::bases()
+                            .into_iter()
+                            .map(|b| {
+                                let id = b.id();
+                                let is_default = b == default;
+                                let text = if is_default { format!("{b} (default: the latest on which Trn2 and H100 both have one)") } else { b.to_string() };
+                                let id2 = id.clone();
+                                view! {
+                                    <option value=id selected=move || sc.with(|s| s.job.price_basis.as_deref().map_or(is_default, |x| x == id2))>{text}</option>
+                                }
+                            })
+                            .collect_view()
+                    };
                     let options = move || {
                         let chip = sc.with(|s| chip_of(&s.job));
                         engine::tco::rental_options(&chip)
                             .into_iter()
                             .enumerate()
-                            .map(|(i, (label, r))| {
+                            .map(|(i, r)| {
                                 let i = i as u32;
                                 view! {
-                                    <option value=i.to_string() selected=move || sc.with(|s| s.job.rental_option == i)>
-                                        {format!("${} — {label}", sig(r.value, 3))}
+                                    <option value=i.to_string() selected=move || sc.with(|s| s.job.rental_option == Some(i))>
+                                        {format!("${} — {}", sig(r.usd_per_chip_hour(), 3), r.label())}
                                     </option>
                                 }
                             })
@@ -383,12 +407,26 @@ fn Inputs() -> impl IntoView {
                     };
                     view! {
                         <label class="field">
+                            "Price basis (every platform priced alike)"
+                            <select name="wbasis" on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                let default = engine::tco::rates::default_basis().id();
+                                sc.update(|s| {
+                                    s.job.price_basis = (v != default).then_some(v);
+                                    s.job.rental_option = None;
+                                    s.job.usd_per_chip_hour = None;
+                                });
+                            }>{bases}</select>
+                        </label>
+                        <label class="field">
                             "Published rate"
                             <select name="wopt" on:change=move |ev| {
-                                if let Ok(i) = event_target_value(&ev).parse::<u32>() {
-                                    sc.update(|s| { s.job.rental_option = i; s.job.usd_per_chip_hour = None; });
-                                }
-                            }>{options}</select>
+                                let v = event_target_value(&ev);
+                                sc.update(|s| { s.job.rental_option = v.parse::<u32>().ok(); s.job.usd_per_chip_hour = None; });
+                            }>
+                                <option value="" selected=move || sc.with(|s| s.job.rental_option.is_none())>"the one on the price basis"</option>
+                                {options}
+                            </select>
                         </label>
                         <label class="field num">
                             "$ per chip-hour (blank: published rate)"
@@ -630,13 +668,21 @@ fn Platforms(
             };
             let rate = r.usd_per_chip_hour;
             body += &format!(
-                "<tr data-system=\"{}\"><th scope=\"row\">{}<div class=\"sub small\">{} × {} = {} chips</div></th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td data-train-mtok=\"{}\">${}</td><td class=\"barcell\"><svg width=\"100%\" height=\"20\" role=\"img\" aria-label=\"cost of the run by where the time goes\">{bars}</svg><span class=\"small\">${} · {} days</span></td><td data-goodput=\"{}\">{}% · {} days<div class=\"sub small\">{} chips per failure, {} spares, +${}</div></td><td>{}</td></tr>",
+                "<tr data-system=\"{}\" data-price-kind=\"{}\" data-price-as-of=\"{}\"><th scope=\"row\">{}<div class=\"sub small\">{} × {} = {} chips</div></th><td>{}<div class=\"sub small{}\">{}</div></td><td>{}</td><td>{}</td><td>{}</td><td data-train-mtok=\"{}\">${}</td><td class=\"barcell\"><svg width=\"100%\" height=\"20\" role=\"img\" aria-label=\"cost of the run by where the time goes\">{bars}</svg><span class=\"small\">${} · {} days</span></td><td data-goodput=\"{}\">{}% · {} days<div class=\"sub small\">{} chips per failure, {} spares, +${}</div></td><td>{}</td></tr>",
                 escape(id),
+                r.price.kind,
+                r.price.as_of,
                 escape(name),
                 nodes,
                 escape(id),
                 r.chips,
                 fig_html_est(&format!("${}", sig(rate.value, 3)), rate.source, rate.estimate, rate.note),
+                if r.price.fell_back { " warn" } else { "" },
+                escape(&if r.price.fell_back {
+                    format!("no rate on the basis: {} as of {}", r.price.kind, r.price.as_of)
+                } else {
+                    format!("{} · {}", r.price.kind, r.price.as_of)
+                }),
                 per_pf(Dtype::Bf16),
                 per_pf(Dtype::Fp8),
                 per_pf(Dtype::Fp4),
