@@ -13,6 +13,13 @@ use crate::units::Bytes;
 /// The day the many-node points entered, before any change that they judge.
 const MANY_NODES: &str = "2026-11-25";
 
+/// Neuron's nccom-test page: example outputs (the instance is not named).
+pub static NCCOM_TEST: Citation = Citation {
+    key: "NCCOM-TEST",
+    title: "AWS Neuron: nccom-test, the example of a 64-rank all-gather in BF16 from 1 KiB to 1 MiB (added in Neuron 2.32; the instance is not named, 64 ranks on one instance is a trn2.48xlarge at LNC=2)",
+    url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/81ce03ae261e12925e53437a0f690478e6366155/tools/neuron-sys-tools/nccom-test.rst",
+    date: "2026-08-17",
+};
 /// p5.48xlarge all-reduce, all-gather and all-to-all on 2 to 32 nodes.
 pub static P5_SCALING: Citation = Citation {
     key: "P5-SCALING",
@@ -439,6 +446,32 @@ pub fn points() -> Vec<CollectivePoint> {
         role: Role::HeldOut { since: MANY_NODES },
         note: "NCCL_ALGO=Ring, LL128, NVLS off, 32 channels, two queue pairs per connection",
     });
+    // Trainium2: a collective launched on its own, as nccom-test runs it.
+    for (bytes, us, label) in [
+        (
+            1024.0,
+            101.14,
+            "Trn2 (64 ranks), all-gather 1 KiB (nccom-test)",
+        ),
+        (
+            1_048_576.0,
+            117.67,
+            "Trn2 (64 ranks), all-gather 1 MiB (nccom-test)",
+        ),
+    ] {
+        out.push(CollectivePoint {
+            label,
+            system: "trn2-16",
+            nodes: 1,
+            op: Op::AllGather,
+            algorithm: Algorithm::Auto,
+            bytes: Bytes::new(bytes),
+            measured: Measured::Time(us * 1e-6),
+            source: &NCCOM_TEST,
+            role: Role::Departs,
+            note: "64 logical cores at LNC=2 are the 16 chips × 4 of a trn2.48xlarge (the page does not name the instance); the model lacks the ~90 µs a collective launched on its own pays, from the host, which collectives inside a compiled step do not (DeepSeek-V3's decode profile books ~3 ms for its ~120 per token)",
+        });
+    }
     out.push(point(
         "GB200 NVL72, one rack, all-reduce 4 GiB",
         "gb200-nvl72",

@@ -80,6 +80,18 @@ pub static N_TRN2_TUTORIALS: Citation = Citation {
     url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/81ce03ae261e12925e53437a0f690478e6366155/libraries/nxd-inference/tutorials/trn2-llama3.3-70b-tutorial.rst",
     date: "2025-02-04",
 };
+/// AWS Neuron's speculative-decoding tutorial on Trn2 (Qwen3-32B).
+pub static N_TRN2_SD: Citation = Citation {
+    key: "N-TRN2-SD",
+    title: "AWS Neuron: speculative decoding tutorial, Qwen3-32B on Trn2 (TP64 at LNC=2, one sequence, 128 prompt and 512 output tokens, vLLM container sdk2.26.1; P99 figures)",
+    url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/81ce03ae261e12925e53437a0f690478e6366155/libraries/nxd-inference/tutorials/sd-inference-tutorial.rst",
+    date: "2025-12",
+};
+/// Qwen3-32B's shape (its Hugging Face config: 64 layers, hidden 5,120, 64 heads, 8 KV heads).
+const QWEN3_32B: &str = "m:l64,d5120,h64,kv8,f25600,v151936,s8192,hd128,n:Qwen3-32B";
+/// Qwen3-30B-A3B's shape (128 experts, 8 active).
+const QWEN3_30B_A3B: &str =
+    "m:l48,d2048,h32,kv4,f6144,v151936,s8192,e128,k8,ef768,hd128,n:Qwen3-30B-A3B";
 /// Hugging Face optimum-neuron vLLM benchmarks on Trn2.
 pub static OPTIMUM_NEURON_TRN2: Citation = Citation {
     key: "OPTIMUM-NEURON",
@@ -108,7 +120,8 @@ pub fn citations() -> Vec<&'static Citation> {
         &MLPERF_INF50_NV,
         &N_TRN2_TUTORIALS,
         &OPTIMUM_NEURON_TRN2,
-        &NXDI_DEEPSEEK
+        &NXDI_DEEPSEEK,
+        &N_TRN2_SD
     ]
 }
 
@@ -657,7 +670,7 @@ pub fn points() -> Vec<RunPoint> {
         (
             "Trn2, Llama 3.3 70B serving, 16 chips, batch 1, BF16: time per output token (P50)",
             &N_TRN2_TUTORIALS,
-            ("llama3-70b", Dtype::Bf16, 16, 10_000, 1_500),
+            ("llama3-70b", Dtype::Bf16, 16, 1, 10_000, 1_500),
             19.6e-3,
             Latency::PerToken,
             Role::Departs,
@@ -666,7 +679,7 @@ pub fn points() -> Vec<RunPoint> {
         (
             "Trn2, Llama 3.3 70B serving, 16 chips, batch 1, BF16: time to first token (P50)",
             &N_TRN2_TUTORIALS,
-            ("llama3-70b", Dtype::Bf16, 16, 10_000, 1_500),
+            ("llama3-70b", Dtype::Bf16, 16, 1, 10_000, 1_500),
             814.2e-3,
             Latency::FirstToken,
             Role::Departs,
@@ -675,7 +688,7 @@ pub fn points() -> Vec<RunPoint> {
         (
             "Trn2, Llama 3.1 405B serving, 16 chips, batch 1, BF16: time per output token (P50)",
             &N_TRN2_TUTORIALS,
-            ("llama3-405b", Dtype::Bf16, 16, 10_000, 1_500),
+            ("llama3-405b", Dtype::Bf16, 16, 1, 10_000, 1_500),
             37.9e-3,
             Latency::PerToken,
             Role::HeldOut { since: TRN2_ENTERED },
@@ -684,7 +697,7 @@ pub fn points() -> Vec<RunPoint> {
         (
             "Trn2, Llama 3.1 405B serving, 16 chips, batch 1, BF16: time to first token (P50)",
             &N_TRN2_TUTORIALS,
-            ("llama3-405b", Dtype::Bf16, 16, 10_000, 1_500),
+            ("llama3-405b", Dtype::Bf16, 16, 1, 10_000, 1_500),
             2.442,
             Latency::FirstToken,
             Role::Departs,
@@ -693,7 +706,7 @@ pub fn points() -> Vec<RunPoint> {
         (
             "Trn2, Llama 3.1 8B serving, 1 chip, one request at a time, BF16: inter-token latency",
             &OPTIMUM_NEURON_TRN2,
-            ("llama3-8b", Dtype::Bf16, 1, 1_500, 250),
+            ("llama3-8b", Dtype::Bf16, 1, 1, 1_500, 250),
             22.14e-3,
             Latency::PerToken,
             Role::Departs,
@@ -702,7 +715,7 @@ pub fn points() -> Vec<RunPoint> {
         (
             "Trn2, Llama 3.1 8B serving, 1 chip, one request at a time, BF16: time to first token",
             &OPTIMUM_NEURON_TRN2,
-            ("llama3-8b", Dtype::Bf16, 1, 1_500, 250),
+            ("llama3-8b", Dtype::Bf16, 1, 1, 1_500, 250),
             197.2e-3,
             Latency::FirstToken,
             Role::Departs,
@@ -711,15 +724,60 @@ pub fn points() -> Vec<RunPoint> {
         (
             "Trn2, DeepSeek-V3 serving, 16 chips, batch 1, BF16: time per output token (P50)",
             &NXDI_DEEPSEEK,
-            ("deepseek-v3", Dtype::Bf16, 16, 256, 256),
+            ("deepseek-v3", Dtype::Bf16, 16, 1, 256, 256),
             20.5e-3,
             Latency::PerToken,
             Role::Departs,
             "a contributed port (FP8 checkpoint run in BF16); its profile splits the 19 ms step into compute ~12 ms, collectives ~3 ms, memory ~3 ms and stragglers ~1 ms: the model lacks the fixed costs and the small-batch inefficiency of its expert and attention kernels",
         ),
+        (
+            "Trn2, Qwen3-32B serving, 16 chips, batch 1, BF16: time per output token (from the P99 end-to-end time)",
+            &N_TRN2_SD,
+            (QWEN3_32B, Dtype::Bf16, 16, 1, 128, 512),
+            (6.04 - 0.0483) / 511.0,
+            Latency::PerToken,
+            Role::Departs,
+            "Neuron 2.26.1 vLLM container, one request at a time; (end-to-end 6.04 s − first token 48.3 ms) ÷ 511 later tokens, both published as P99 values. The model lacks Neuron's fixed cost per decode step",
+        ),
+        (
+            "Trn2, Qwen3-32B serving, 1 chip, one request at a time, BF16: inter-token latency",
+            &OPTIMUM_NEURON_TRN2,
+            (QWEN3_32B, Dtype::Bf16, 1, 1, 1_500, 250),
+            32.08e-3,
+            Latency::PerToken,
+            Role::HeldOut { since: TRN2_ENTERED },
+            "guidellm's synchronous run on a replica compiled for 2 sequences (TP4 over one chip's four logical cores)",
+        ),
+        (
+            "Trn2, Qwen3-30B-A3B serving, 1 chip, one request at a time, BF16: inter-token latency",
+            &OPTIMUM_NEURON_TRN2,
+            (QWEN3_30B_A3B, Dtype::Bf16, 1, 1, 1_500, 250),
+            56.36e-3,
+            Latency::PerToken,
+            Role::Departs,
+            "guidellm's synchronous run on a replica compiled for 16 sequences; a mixture of 128 experts (8 active) on one chip; the model lacks Neuron's fixed cost per decode step and what its expert kernels cost at small batches",
+        ),
+        (
+            "Trn2, DeepSeek-V3 serving, 16 chips, 2 concurrent requests, BF16: inter-token latency",
+            &NXDI_DEEPSEEK,
+            ("deepseek-v3", Dtype::Bf16, 16, 2, 256, 256),
+            30.5e-3,
+            Latency::PerToken,
+            Role::Departs,
+            "vLLM on the contributed port (about 2 ms over the native step); the model lacks the fixed costs and the small-batch inefficiency of its expert and attention kernels",
+        ),
+        (
+            "Trn2, DeepSeek-V3 serving, 16 chips, 8 concurrent requests, BF16: inter-token latency",
+            &NXDI_DEEPSEEK,
+            ("deepseek-v3", Dtype::Bf16, 16, 8, 256, 256),
+            47.6e-3,
+            Latency::PerToken,
+            Role::Departs,
+            "vLLM on the contributed port; the model lacks the fixed costs and the small-batch inefficiency of its expert and attention kernels",
+        ),
     ] {
-        let (model, dtype, tp, prompt, output) = run;
-        let (m, setup) = run_latency(("trn2-16", model, dtype), (tp, 1, prompt, output), which);
+        let (model, dtype, tp, batch, prompt, output) = run;
+        let (m, setup) = run_latency(("trn2-16", model, dtype), (tp, batch, prompt, output), which);
         out.push(RunPoint {
             family: Family::Serving,
             system: "trn2-16",
