@@ -227,7 +227,8 @@ test('the added systems are on every page, and Trn3 is drawn as AWS itemises its
   const svg = topo.locator('#topology-svg');
   assert.equal(await svg.locator('g.chip[data-chip="72"]').getAttribute('data-hops'), '1');
   assert.equal(await svg.locator('g.chip[data-chip="73"]').getAttribute('data-hops'), '2');
-  assert.match(await topo.textContent('#topology-figures'), /direct to the other rack, per chip, per direction\s*128 GB\/s/);
+  // AWS's 128 GB/s "of bidirectional bandwidth" between racks, read as labelled: 64 each way.
+  assert.match(await topo.textContent('#topology-figures'), /direct to the other rack, per chip, per direction\s*64 GB\/s/);
   const coll = await open('?page=collectives&csys=mi300x-8,tpu7x-512&cop=all-reduce&calgo=auto&nodes=1&size=1GiB');
   assert.equal(await coll.locator('#collective-table tbody tr').count(), 2);
   for (const id of added) assert.equal(await coll.locator(`input[name=csys][value="${id}"]`).count(), 1, id);
@@ -394,6 +395,22 @@ test('price basis: Trn2 and H100 priced alike by default; another basis is one c
   assert.ok(Math.abs(Number(await old.getAttribute('#rate', 'data-value')) - 6.88) < 1e-6);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(old.errors, []);
+});
+
+test('link figures: Trn2 and Trn3 read alike, and the other reading is one click away with its effect', async () => {
+  const page = await open('?page=workload&wsys=trn3-ultra-144&wnodes=2');
+  await page.waitForSelector('#link-reading');
+  assert.equal(await page.getAttribute('#link-reading', 'data-reading'), 'labelled');
+  assert.match(await page.textContent('#link-reading'), /128 \/ 160 \/ 64 GB\/s per direction/);
+  assert.match(await page.textContent('#link-reading-effect'), /per million tokens instead of/);
+  await page.click('#link-reading button');
+  await urlHas(page, 'wread', 'per-direction');
+  await page.waitForFunction(() => document.querySelector('#link-reading')?.dataset.reading === 'per-direction');
+  assert.match(await page.textContent('#link-reading'), /In use: read per direction/);
+  // A GPU platform has no such reading to make.
+  await page.selectOption('select[name=wsys]', 'hgx-h100-8');
+  await page.waitForSelector('#link-reading', { state: 'detached' });
+  assert.deepEqual(page.errors, []);
 });
 
 test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search that finishes', async () => {

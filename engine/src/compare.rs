@@ -458,7 +458,7 @@ pub fn key_figures(job: &Job) -> Result<Vec<KeyFigure>, String> {
 /// # Errors
 /// The job's system or chip is unknown.
 pub fn key_figures_of(job: &Job, r: &JobReport) -> Result<Vec<KeyFigure>, String> {
-    let sys = crate::system::find(&job.system).map_err(|e| format!("{e}"))?;
+    let sys = crate::job::system_of(job, &job.system).map_err(|e| format!("{e}"))?;
     let chip = crate::catalog::find(sys.chip).map_err(|e| format!("{e}"))?;
     let fig = |label, value, unit, s: crate::source::Source, estimate| KeyFigure {
         label,

@@ -60,6 +60,8 @@ pub struct Job {
     /// Renting: the price basis (`on-demand@2025-05`, [`tco::rates::Basis`]) every platform
     /// is priced on; `None` takes [`tco::rates::default_basis`].
     pub price_basis: Option<String>,
+    /// How AWS's NeuronLink figures are read for Trainium platforms.
+    pub link_reading: system::LinkReading,
     /// Ownership: price per chip with its server share; `None` takes the default estimate.
     pub chip_usd: Option<f64>,
     /// Ownership: annual cost of capital.
@@ -143,6 +145,7 @@ impl Default for Job {
             usd_per_kwh: 0.08,
             rental_option: None,
             price_basis: None,
+            link_reading: system::LinkReading::AsLabelled,
             chip_usd: None,
             cost_of_capital: 0.08,
             facility_usd_per_kw_month: 150.0,
@@ -321,10 +324,19 @@ pub(crate) fn pricing(
     }
 }
 
+/// System `id` as `job` sees it: the preset (or edited system) with the job's reading of
+/// AWS's link figures.
+///
+/// # Errors
+/// When no system has that id.
+pub fn system_of(job: &Job, id: &str) -> Result<System, system::UnknownSystem> {
+    Ok(system::read_as(system::find(id)?, job.link_reading))
+}
+
 /// The job's cluster (at least one node), chip and model, looked up by id.
 fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadError> {
     let bad = |e: &dyn core::fmt::Display| WorkloadError::BadInput(format!("{e}"));
-    let system = system::find(&job.system).map_err(|e| bad(&e))?;
+    let system = system_of(job, &job.system).map_err(|e| bad(&e))?;
     let chip = catalog::find(system.chip).map_err(|e| bad(&e))?;
     let cluster = Cluster {
         system,

@@ -27,7 +27,9 @@ use crate::units::Bytes;
 /// sends and searches ZeRO-2/3 and context parallelism; versions 1 and 2 open with the model
 /// they were made with (`wlm=2`). Version 4 prices a job on a price basis (`wbasis`, one kind
 /// of price from one date for every platform) unless it names one of the chip's rates
-/// (`wopt`); versions 1 to 3 open with the rate they were made with, the chip's first.
+/// (`wopt`), and reads AWS's NeuronLink figures for Trn2 and Trn3 alike (`wread`); versions
+/// 1 to 3 open with the rate they were made with, the chip's first, and the reading they were
+/// made with (Trn3's figures per direction).
 pub const VERSION: u32 = 4;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
@@ -516,6 +518,7 @@ impl Scenario {
         if let Some(b) = &j.price_basis {
             q.push(format!("wbasis={b}"));
         }
+        q.push(format!("wread={}", j.link_reading.id()));
         if let Some(c) = j.chip_usd {
             q.push(format!("wchip={c}"));
         }
@@ -600,8 +603,12 @@ impl Scenario {
             Some("1" | "2") => {
                 s.job.model_version = 2;
                 s.job.rental_option = Some(0);
+                s.job.link_reading = system::LinkReading::Legacy;
             }
-            Some("3") => s.job.rental_option = Some(0),
+            Some("3") => {
+                s.job.rental_option = Some(0);
+                s.job.link_reading = system::LinkReading::Legacy;
+            }
             Some("4") | None => {}
             Some(v) => note(
                 "v",
@@ -829,6 +836,17 @@ impl Scenario {
                     _ => note(
                         "wopt",
                         format!("'{v}' is not a rate option; pricing on the price basis"),
+                    ),
+                },
+                "wread" => match system::LinkReading::parse(v) {
+                    Some(r) => s.job.link_reading = r,
+                    None => note(
+                        "wread",
+                        format!(
+                            "no reading '{v}' of AWS's link figures (valid: {}); using {}",
+                            system::LinkReading::ALL.map(system::LinkReading::id).join(", "),
+                            s.job.link_reading.id()
+                        ),
                     ),
                 },
                 "wbasis" => match crate::tco::rates::Basis::parse(v) {
@@ -1098,10 +1116,10 @@ mod tests {
             "v", "page", "chips", "fmt", "rfmt", "op", "custom", "sys", "sel", "fail", "csys",
             "cop", "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens",
             "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
-            "wkwh", "wopt", "wbasis", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet", "wload",
-            "wref", "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft", "wacc",
-            "wprefix", "wpsys", "wdsys", "wlm", "wfrate", "wrepair", "wrestart", "wckpt", "kern",
-            "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
+            "wkwh", "wopt", "wbasis", "wread", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet",
+            "wload", "wref", "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft",
+            "wacc", "wprefix", "wpsys", "wdsys", "wlm", "wfrate", "wrepair", "wrestart", "wckpt",
+            "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1310,6 +1328,7 @@ mod tests {
                 usd_per_kwh: 0.11,
                 rental_option: Some(1),
                 price_basis: Some("on-demand@2025-11-30".into()),
+                link_reading: system::LinkReading::PerDirection,
                 chip_usd: Some(27_500.0),
                 cost_of_capital: 0.1,
                 facility_usd_per_kw_month: 180.0,

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use crate::job::{self, Job};
 use crate::source::Sourced;
-use crate::system::{self, Cluster};
+use crate::system::Cluster;
 use crate::workload::curve::{cheapest, curve, frontier, ServePoint};
 use crate::workload::disagg::{self, Pool, Split};
 use crate::workload::{find_model, infer, InferConfig};
@@ -114,7 +114,7 @@ pub fn platform_curve(job: &Job, system_id: &str) -> PlatformCurve {
         cheapest: None,
         error: Some(why),
     };
-    let sys = match system::find(system_id) {
+    let sys = match crate::job::system_of(job, system_id) {
         Ok(s) => s,
         Err(e) => return fail(system_id.to_string(), e.to_string()),
     };
@@ -305,7 +305,7 @@ pub fn disaggregated(job: &Job) -> Disaggregated {
         error: Some(why),
     };
     let setup = |id: &str| -> Result<(Cluster, crate::chip::Chip, Job), String> {
-        let sys = system::find(id).map_err(|e| e.to_string())?;
+        let sys = crate::job::system_of(job, id).map_err(|e| e.to_string())?;
         let chip = crate::catalog::find(sys.chip).map_err(|e| e.to_string())?;
         let on = if id == job.system {
             job.clone()

@@ -201,6 +201,102 @@ pub struct Alternative {
     pub unit: &'static str,
 }
 
+/// How AWS's NeuronLink figures are read. AWS quotes them per chip ("1,024 GB/s" inside a
+/// Trn2 instance, "256 GB/s of bidirectional bandwidth" per group of four PCIe Gen6 x8 links
+/// on Trn3) without always saying per direction or both; the presets read Trn2 and Trn3
+/// alike, as labelled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum LinkReading {
+    /// As AWS labels them: bidirectional, half of each figure per direction.
+    #[default]
+    AsLabelled,
+    /// Per direction: each figure as given (for Trn3, what 64 GB/s per direction per PCIe
+    /// Gen6 x8 link adds up to).
+    PerDirection,
+    /// What links of versions 1 to 3 were made with: Trn2 as labelled, Trn3 per direction.
+    Legacy,
+}
+
+impl LinkReading {
+    /// Every reading.
+    pub const ALL: [LinkReading; 3] = [
+        LinkReading::AsLabelled,
+        LinkReading::PerDirection,
+        LinkReading::Legacy,
+    ];
+    /// Id in links.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            LinkReading::AsLabelled => "labelled",
+            LinkReading::PerDirection => "per-direction",
+            LinkReading::Legacy => "legacy",
+        }
+    }
+    /// The reading named `id`.
+    #[must_use]
+    pub fn parse(id: &str) -> Option<LinkReading> {
+        Self::ALL.into_iter().find(|r| r.id() == id)
+    }
+    /// How many times the presets' per-direction figure a link of `chip` carries.
+    fn factor(self, chip: &str) -> f64 {
+        match (self, chip) {
+            (LinkReading::PerDirection, _) | (LinkReading::Legacy, "trn3") => 2.0,
+            _ => 1.0,
+        }
+    }
+}
+
+/// `sys` with its NeuronLink figures read as `reading`; other systems, and edited ones (whose
+/// links are the user's), are returned as they are.
+#[must_use]
+pub fn read_as(mut sys: System, reading: LinkReading) -> System {
+    if sys.edited || !matches!(sys.chip, "trn2" | "trn3") {
+        return sys;
+    }
+    let f = reading.factor(sys.chip);
+    if f != 1.0 {
+        for l in &mut sys.links {
+            l.value = BytesPerSec::new(l.value.get() * f);
+            l.note = "AWS's figure read per direction: twice the preset, which reads it as labelled (bidirectional)";
+        }
+    }
+    sys
+}
+
+/// The reading of a Trainium preset's link figures and the other one, each with its
+/// arithmetic; `None` for other systems.
+#[must_use]
+pub fn reading(sys: &System) -> Option<(String, String)> {
+    if sys.edited || !matches!(sys.chip, "trn2" | "trn3") {
+        return None;
+    }
+    let list = |f: f64| {
+        sys.links
+            .iter()
+            .map(|l| alloc::format!("{}", l.value.get() / 1e9 * f))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    let figures = if sys.chip == "trn2" {
+        "AWS's 1,024 GB/s per chip inside an instance (4 torus neighbours) and 256 GB/s between instances (2 Z neighbours)"
+    } else {
+        "AWS's 256, 320 and 128 GB/s \"of bidirectional bandwidth\" per group of 4, 5 and 2 PCIe Gen6 x8 links"
+    };
+    Some((
+        alloc::format!(
+            "{figures}, read as labelled (bidirectional): {} GB/s per direction per link group",
+            list(1.0)
+        ),
+        alloc::format!(
+            "read per direction (a PCIe Gen6 x8 link carries 64 GB/s each way): {} GB/s",
+            list(2.0)
+        ),
+    ))
+}
+
 /// A deployable scale-up domain.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -585,20 +681,22 @@ pub fn presets() -> Vec<System> {
     v
 }
 
-/// A Trn3 UltraServer as AWS's Trn3 instance page itemises its links (PCIe Gen6 x8, about
-/// 64 GB/s per direction each): 4 to the server's switch, 5 to the rack's switch, 2 direct to
-/// the same position in the other rack. AWS labels the three figures "bidirectional", but
-/// 4 × x8 Gen6 is 256 GB/s per direction, so they are read per direction. AWS's totals
-/// (2.56 TB/s on the chip page, 2,048 GiB/s on the instance page) are the alternatives.
+/// A Trn3 UltraServer as AWS's Trn3 instance page itemises its links: 4 PCIe Gen6 x8 to the
+/// server's switch ("256 GB/s of bidirectional bandwidth"), 5 to the rack's switch (320), 2
+/// direct to the same position in the other rack (128). They are read as AWS labels them,
+/// bidirectional, as Trn2's 1,024 GB/s is: half of each per direction. The other reading,
+/// per direction (4 × x8 Gen6 at 64 GB/s per direction is 256), is [`reading`]'s alternative.
+/// AWS's totals (2.56 TB/s on the chip page, 2,048 GiB/s on the instance page) stay
+/// alternatives too.
 fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> System {
     let gen2 = chips == 144;
     let (tiers, links) = if gen2 {
         (
             vec![4, 18, 2],
             vec![
-                gbs(256.0, &N_TRN3).note("4 × PCIe Gen6 x8 to the intra-server switch (AWS: 256 GB/s)"),
-                gbs(320.0, &N_TRN3).note("5 × PCIe Gen6 x8 to the inter-server switch of the rack (AWS: 320 GB/s)"),
-                gbs(128.0, &N_TRN3).note("2 × PCIe Gen6 x8 direct to the same position in the other rack (AWS: 128 GB/s)"),
+                gbs(128.0, &N_TRN3).note("derived: 4 × PCIe Gen6 x8 to the intra-server switch, AWS's 256 GB/s bidirectional ÷ 2"),
+                gbs(160.0, &N_TRN3).note("derived: 5 × PCIe Gen6 x8 to the inter-server switch of the rack, AWS's 320 GB/s bidirectional ÷ 2"),
+                gbs(64.0, &N_TRN3).note("derived: 2 × PCIe Gen6 x8 direct to the same position in the other rack, AWS's 128 GB/s bidirectional ÷ 2"),
             ],
         )
     } else {
@@ -607,12 +705,12 @@ fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> S
         (
             vec![32, 1, 2],
             vec![
-                Sourced::estimate(BytesPerSec::new(576.0 * GB), &N_TRN3).note(
-                    "estimate: the 9 switch links of a Gen2 chip (256 + 320 GB/s) into the switch two servers share",
+                Sourced::estimate(BytesPerSec::new(288.0 * GB), &N_TRN3).note(
+                    "estimate: the 9 switch links of a Gen2 chip ((256 + 320) GB/s bidirectional ÷ 2) into the switch two servers share",
                 ),
-                Sourced::estimate(BytesPerSec::new(576.0 * GB), &N_TRN3)
+                Sourced::estimate(BytesPerSec::new(288.0 * GB), &N_TRN3)
                     .note("estimate: the same switch (one pair of servers per rack)"),
-                gbs(128.0, &N_TRN3).note("2 × PCIe Gen6 x8 direct to the other rack (AWS, Gen2 itemisation)"),
+                gbs(64.0, &N_TRN3).note("derived: 2 × PCIe Gen6 x8 direct to the other rack, AWS's 128 GB/s bidirectional ÷ 2 (Gen2 itemisation)"),
             ],
         )
     };
@@ -652,8 +750,8 @@ fn trn3(chips: u32, name: &'static str, unit: u32, unit_note: &'static str) -> S
                 unit: "B/s",
             },
             Alternative {
-                what: "scale-up per chip per direction: the itemised links added up (the default)",
-                figure: Sourced::estimate(704.0 * GB, &N_TRN3).note("256 + 320 + 128 GB/s"),
+                what: "scale-up per chip per direction: the itemised links read per direction (the PCIe arithmetic)",
+                figure: Sourced::estimate(704.0 * GB, &N_TRN3).note("256 + 320 + 128 GB/s; the default halves each, as labelled"),
                 unit: "B/s",
             },
         ],
@@ -753,14 +851,20 @@ mod tests {
 
     #[test]
     fn trn3_follows_the_itemised_links_and_crossing_racks_costs() {
-        // AWS's Trn3 instance page: per chip 4 × Gen6 x8 in the server (256 GB/s), 5 to the
-        // rack switch (320), 2 direct between racks (128); 36 servers of 4 chips.
+        // AWS's Trn3 instance page: per chip 4 × Gen6 x8 in the server ("256 GB/s of
+        // bidirectional bandwidth"), 5 to the rack switch (320), 2 direct between racks (128);
+        // 36 servers of 4 chips. Read as labelled: half of each per direction.
         let t = find("trn3-ultra-144").unwrap();
         assert_eq!(t.chips(), 144);
         let m = t.metrics().unwrap();
         assert_eq!(m.diameter, 2);
-        assert!((m.injection.get() - 704e9).abs() < 1e6);
-        assert!((m.bisection.get() - 72.0 * 128e9).abs() < 1e6);
+        assert!((m.injection.get() - 352e9).abs() < 1e6);
+        assert!((m.bisection.get() - 72.0 * 64e9).abs() < 1e6);
+        // The other reading, per direction, doubles every link.
+        let (used, other) = reading(&t).unwrap();
+        let per = read_as(t.clone(), LinkReading::PerDirection);
+        assert!((per.metrics().unwrap().injection.get() - 704e9).abs() < 1e6);
+        assert!(used.contains("128 / 160 / 64") && other.contains("256 / 320 / 128"));
         // AWS's 2.56 TB/s total stays an alternative, not the default.
         assert!(t
             .alternatives
@@ -781,16 +885,44 @@ mod tests {
             .time
             .get()
         };
-        // An all-to-all across both racks waits on the 128 GB/s direct links.
+        // An all-to-all across both racks waits on the 64 GB/s direct links.
         let flat = System {
             shape: Shape::Switch {
                 chips: 144,
                 in_network_reduction: false,
             },
-            links: vec![Sourced::user(BytesPerSec::new(640e9))],
+            links: vec![Sourced::user(BytesPerSec::new(320e9))],
             ..t.clone()
         };
         assert!(bw(&t) > 2.0 * bw(&flat), "{} {}", bw(&t), bw(&flat));
+    }
+
+    #[test]
+    fn trainium2_and_trainium3_figures_are_read_alike() {
+        // Trn2's 1,024 GB/s per chip over 4 neighbours, bidirectional: 128 per direction per
+        // link, as Trn3's 256 GB/s over 4 links is 128 per direction per group.
+        for id in [
+            "trn2-16",
+            "trn2-ultra-64",
+            "trn3-ultra-64",
+            "trn3-ultra-144",
+        ] {
+            let s = find(id).unwrap();
+            let (used, other) = reading(&s).unwrap_or_else(|| panic!("{id} has no reading"));
+            assert!(used.contains("bidirectional") && other.contains("per direction"));
+            let per = read_as(s.clone(), LinkReading::PerDirection);
+            for (a, b) in s.links.iter().zip(&per.links) {
+                assert!((b.value.get() / a.value.get() - 2.0).abs() < 1e-9, "{id}");
+            }
+            // Links of versions 1 to 3: Trn3 per direction, Trn2 as labelled.
+            let old = read_as(s.clone(), LinkReading::Legacy);
+            let f = if s.chip == "trn3" { 2.0 } else { 1.0 };
+            assert!((old.links[0].value.get() / s.links[0].value.get() - f).abs() < 1e-9);
+        }
+        assert!((find("trn2-16").unwrap().links[0].value.get() - 128e9).abs() < 1.0);
+        let h = find("hgx-h100-8").unwrap();
+        assert!(reading(&h).is_none());
+        assert_eq!(read_as(h.clone(), LinkReading::PerDirection), h);
     }
 
     #[test]
