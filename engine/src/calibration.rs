@@ -346,6 +346,139 @@ mod tests {
         }
     }
 
+    /// Which constant of a system a fitted collective point sets.
+    #[derive(Clone, Copy, Debug)]
+    enum Constant {
+        /// The NVLink (or Infinity Fabric) ring efficiency.
+        Ring,
+        /// The switch's in-network reduction efficiency.
+        Sharp,
+        /// The scale-out latency per network step.
+        NetLatency,
+        /// NCCL's NVLS pipeline fill (`collective::nccl::NVLS_FILL_S`).
+        NvlsFill,
+    }
+
+    #[test]
+    fn the_collective_constants_are_what_their_points_give() {
+        use crate::collective::{estimate, nccl};
+        use crate::system::{Cluster, System};
+        // Each fitted point, the constant it sets, and the constant's range to search.
+        let cases = [
+            (
+                "8 × H200 all-reduce 8 GiB, ring (NVLS off), nccl 2.27.7",
+                Constant::Ring,
+            ),
+            ("8 × H200 all-reduce 8 GiB, NVLS", Constant::Sharp),
+            (
+                "8 × B200 all-reduce 8 GiB, ring (NVLS off), nccl 2.27.7",
+                Constant::Ring,
+            ),
+            (
+                "8 × B200 all-reduce 8 GiB, NVLS, nccl 2.27.7",
+                Constant::Sharp,
+            ),
+            (
+                "2 × p6-b200 all-reduce of 8 B (NCCL floor, ~50–55 µs)",
+                Constant::NetLatency,
+            ),
+            ("2 × p5.48xlarge all-reduce 1 MiB", Constant::NetLatency),
+            ("8 × MI300X all-reduce 8 GiB (RCCL)", Constant::Ring),
+            (
+                "DGX H100 all-reduce 16 MiB (NCCL's choice)",
+                Constant::NvlsFill,
+            ),
+        ];
+        let points = collectives::points();
+        assert_eq!(
+            cases.len(),
+            points.iter().filter(|p| p.role == Role::Fitted).count(),
+            "every fitted collective point has its re-fit here"
+        );
+        for (label, constant) in cases {
+            let p = points
+                .iter()
+                .find(|p| p.label == label && p.role == Role::Fitted)
+                .unwrap_or_else(|| panic!("no fitted point '{label}'"));
+            let base = crate::system::find(p.system).unwrap();
+            let set = |x: f64| -> System {
+                let mut s = base.clone();
+                match constant {
+                    Constant::Ring => s.link_efficiency.value = x,
+                    Constant::Sharp => {
+                        if let Some(e) = s.in_network_efficiency.as_mut() {
+                            e.value = x;
+                        }
+                    }
+                    Constant::NetLatency => {
+                        s.scale_out_latency.value = crate::units::Seconds::new(x);
+                    }
+                    Constant::NvlsFill => {}
+                }
+                s
+            };
+            // The model's figure as a time (monotone in every constant), so one bisection fits.
+            let time = |s: &System| {
+                let cl = Cluster {
+                    system: s.clone(),
+                    nodes: p.nodes,
+                };
+                estimate(&cl, p.op, p.bytes, p.algorithm)
+                    .unwrap()
+                    .time
+                    .get()
+            };
+            let measured_time = match p.measured {
+                Measured::Time(t) => t,
+                Measured::Busbw(b) => {
+                    let r = base.chips() * p.nodes;
+                    p.bytes.get() * p.op.bus_factor(r) / b
+                }
+            };
+            let (now, fit) = match constant {
+                // An additive time: the fit moves it by what the model is off.
+                Constant::NvlsFill => {
+                    let f = nccl::NVLS_FILL_S;
+                    (f, f + measured_time - time(&base))
+                }
+                Constant::NetLatency => {
+                    let now = base.scale_out_latency.value.get();
+                    let (mut lo, mut hi) = (0.0, 1e-3);
+                    for _ in 0..60 {
+                        let mid = 0.5 * (lo + hi);
+                        if time(&set(mid)) < measured_time {
+                            lo = mid;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    (now, 0.5 * (lo + hi))
+                }
+                Constant::Ring | Constant::Sharp => {
+                    let now = match constant {
+                        Constant::Ring => base.link_efficiency.value,
+                        _ => base.in_network_efficiency.map_or(0.0, |e| e.value),
+                    };
+                    // More efficiency, less time.
+                    let (mut lo, mut hi) = (0.05, 1.0);
+                    for _ in 0..60 {
+                        let mid = 0.5 * (lo + hi);
+                        if time(&set(mid)) > measured_time {
+                            lo = mid;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    (now, 0.5 * (lo + hi))
+                }
+            };
+            assert!(
+                (fit / now - 1.0).abs() < 0.03,
+                "{label}: the constant is {now:.4e}, its point gives {fit:.4e}"
+            );
+        }
+    }
+
     #[test]
     fn the_fitted_constants_are_what_the_fits_give() {
         let t = fit_trainium_efficiency().unwrap();
