@@ -46,6 +46,7 @@ const total = [...first].reduce((t, f) => t + gz(f), 0);
 const parts = [...first].map((f) => `${f.replace(/-[0-9a-f]{16}/, '')} ${kib(gz(f))}`);
 console.log(`first page transfer: ${kib(total)} gzipped (budget ${SIZE_BUDGET / 1024} KiB) — ${parts.join('; ')}`);
 for (const [name, query, ready] of [
+  ['Collectives', '?page=collectives', '#collective-table'],
   ['Kernels', '?page=kernels', '.kresult'],
   ['Workload & TCO', '?page=workload', '.card'],
   ['Compare', '?page=compare', '.compare-page'],

@@ -117,7 +117,11 @@ fn PageView() -> impl IntoView {
         Page::Chips => pages::chips::ChipsPage().into_any(),
         Page::Roofline => pages::roofline::RooflinePage().into_any(),
         Page::Topology => pages::topology::TopologyPage().into_any(),
-        Page::Collectives => pages::collectives::CollectivesPage().into_any(),
+        Page::Collectives => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
+            name: "collectives",
+            title: "Collectives",
+        })
+        .into_any(),
         Page::Workload => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
             name: "workload",
             title: "Workload & TCO",

@@ -1,0 +1,23 @@
+//! The Collectives page as its own module: the collective model's curves, the link-level
+//! simulation and the calibration table stay out of the first page's download.
+
+use wasm_bindgen::prelude::*;
+
+fn main() {}
+
+/// Mounts the page in `el` with the scenario of `query`.
+#[wasm_bindgen]
+pub fn mount(el: web_sys::Element, query: &str, on_change: js_sys::Function) {
+    app::module::mount(
+        el,
+        query,
+        on_change,
+        app::pages::collectives::CollectivesPage,
+    );
+}
+
+/// Removes the page.
+#[wasm_bindgen]
+pub fn unmount() {
+    app::module::unmount();
+}
