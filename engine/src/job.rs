@@ -110,15 +110,16 @@ pub struct Job {
     pub restart_min: Option<f64>,
     /// Failures: checkpoint write bandwidth per chip, bytes/s (`None`: 1 GB/s).
     pub ckpt_bytes_per_s: Option<f64>,
-    /// The model version: 3 (today's) costs pipeline sends, searches ZeRO-2/3 and context
+    /// The model version: 4 (today's) lets FSDP (ZeRO-3) prefetch, hiding its gathers and
+    /// reduce-scatters behind compute; 3 costs pipeline sends, searches ZeRO-2/3 and context
     /// parallelism, and serves mixtures of experts expert-parallel (streaming only the
-    /// experts a step's tokens touch, with all-to-alls); 2 is what links of version 2 and
-    /// earlier were made with.
+    /// experts a step's tokens touch, with all-to-alls), what links of version 3 were made
+    /// with; 2 is what links of version 2 and earlier were made with.
     pub model_version: u32,
 }
 
 /// The model version new links use ([`Job::model_version`]).
-pub const MODEL_VERSION: u32 = 3;
+pub const MODEL_VERSION: u32 = 4;
 
 /// The platforms whose serving curves are drawn beside the job's own by default: one HGX
 /// node, one NVL72 rack and one Trainium UltraServer of each generation.
@@ -494,6 +495,7 @@ fn train_config(
     cfg.tp_overlap = ov;
     cfg.dp_overlap = ov;
     cfg.pipeline_sends = job.model_version >= 3;
+    cfg.fsdp_prefetch = job.model_version >= 4;
     Ok(cfg)
 }
 

@@ -27,9 +27,10 @@ use crate::units::Bytes;
 /// sends and searches ZeRO-2/3 and context parallelism; versions 1 and 2 open with the model
 /// they were made with (`wlm=2`). Version 4 prices a job on a price basis (`wbasis`, one kind
 /// of price from one date for every platform) unless it names one of the chip's rates
-/// (`wopt`), and reads AWS's NeuronLink figures for Trn2 and Trn3 alike (`wread`); versions
-/// 1 to 3 open with the rate they were made with, the chip's first, and the reading they were
-/// made with (Trn3's figures per direction).
+/// (`wopt`), reads AWS's NeuronLink figures for Trn2 and Trn3 alike (`wread`) and trains with
+/// FSDP's prefetch (`wlm=4`); versions 1 to 3 open with the rate they were made with, the
+/// chip's first, the reading they were made with (Trn3's figures per direction) and their
+/// training model.
 pub const VERSION: u32 = 4;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
@@ -606,6 +607,7 @@ impl Scenario {
                 s.job.link_reading = system::LinkReading::Legacy;
             }
             Some("3") => {
+                s.job.model_version = 3;
                 s.job.rental_option = Some(0);
                 s.job.link_reading = system::LinkReading::Legacy;
             }
@@ -898,13 +900,16 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
-                "wlm" => match v.as_str() {
-                    "2" | "3" => s.job.model_version = if v == "2" { 2 } else { 3 },
+                "wlm" => match v.parse::<u32>() {
+                    Ok(n) if (2..=crate::job::MODEL_VERSION).contains(&n) => {
+                        s.job.model_version = n;
+                    }
                     _ => note(
                         "wlm",
                         format!(
-                            "'{}' is not a training-layout model (2 or 3); using {}",
+                            "'{}' is not a training-layout model (2 to {}); using {}",
                             clip(v),
+                            crate::job::MODEL_VERSION,
                             s.job.model_version
                         ),
                     ),
@@ -1198,7 +1203,7 @@ mod tests {
             let old = s
                 .to_query_full()
                 .replacen(&alloc::format!("v={VERSION}"), v, 1)
-                .replace("&wlm=3", "");
+                .replace(&alloc::format!("&wlm={}", crate::job::MODEL_VERSION), "");
             let (o, notes) = Scenario::from_query(&old);
             assert!(notes.is_empty(), "{notes:?}");
             assert_eq!(o.job.model_version, 2);

@@ -371,9 +371,18 @@ mod tests {
         let (cl, chip, mut cfg) = llama70b_on("hgx-h100-8", 32, l(1));
         let one = train(&cl, &chip, &cfg).unwrap();
         cfg.layout = l(3);
+        cfg.fsdp_prefetch = false;
         let three = train(&cl, &chip, &cfg).unwrap();
         let r = three.dp_comm.get() / one.dp_comm.get();
         assert!((r - 1.5 * 32.0).abs() < 1e-6, "{r}");
+        // With prefetch each layer's gather and reduce-scatter run beside another layer's
+        // compute: less shows than the traffic (exposed as it was), never less than the first
+        // gather and the last reduce-scatter, one layer's share of it.
+        cfg.fsdp_prefetch = true;
+        let hidden = train(&cl, &chip, &cfg).unwrap().dp_comm.get();
+        let traffic = three.dp_comm.get();
+        assert!(hidden < traffic, "{hidden} against {traffic}");
+        assert!(hidden >= traffic / f64::from(m.layers) * 0.999, "{hidden}");
     }
 
     /// A MaxText-style FSDP run: every TPU v5p chip a data-parallel replica, the weights,
@@ -511,6 +520,7 @@ mod tests {
             dp_overlap: 0.5,
             tp_overlap: 0.0,
             pipeline_sends: true,
+            fsdp_prefetch: true,
         };
         assert!(train(&cl, &chip, &cfg)
             .unwrap_err()

@@ -82,6 +82,10 @@ pub struct TrainConfig {
     /// Whether the pipeline's point-to-point sends between stages are costed (links of
     /// version 2 and earlier opened with a model that left them out).
     pub pipeline_sends: bool,
+    /// Whether FSDP (ZeRO-3) prefetches: each layer's weight gather and gradient
+    /// reduce-scatter run beside another layer's compute (model version 4 and later); without
+    /// it they are exposed but for the platform's overlap.
+    pub fsdp_prefetch: bool,
 }
 
 impl TrainConfig {
@@ -103,6 +107,7 @@ impl TrainConfig {
             dp_overlap: 0.0,
             tp_overlap: 0.0,
             pipeline_sends: true,
+            fsdp_prefetch: true,
         }
     }
 }
@@ -461,8 +466,11 @@ pub fn train(
 /// the tensor degree, the expert all-to-all on the tensor and expert degrees.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CommMemo {
-    tp: Vec<(u32, f64)>,
-    ep: Vec<((u32, u32), f64)>,
+    /// A tensor-parallel all-reduce's time by (degree, bytes): the bytes follow the
+    /// micro-batch and the context-parallel split, so the degree alone does not name it.
+    tp: Vec<((u32, u64), f64)>,
+    /// An expert all-to-all's time by (tensor degree, expert degree, bytes).
+    ep: Vec<((u32, u32, u64), f64)>,
 }
 
 pub(crate) fn train_in(
@@ -522,11 +530,12 @@ pub(crate) fn train_in(
     // Tensor parallelism: 2 all-reduces forward and 2 backward per layer of the activations.
     let tp_comm = if l.tp > 1 {
         let act = Bytes::new(tokens_mb * m.d() * cfg.dtype.bytes().max(2.0));
-        let one = match memo.tp.iter().find(|(t, _)| *t == l.tp) {
+        let key = (l.tp, act.get().to_bits());
+        let one = match memo.tp.iter().find(|(k, _)| *k == key) {
             Some((_, x)) => *x,
             None => {
                 let x = tp_allreduce(cluster, l.tp, act)?;
-                memo.tp.push((l.tp, x));
+                memo.tp.push((key, x));
                 x
             }
         };
@@ -542,11 +551,12 @@ pub(crate) fn train_in(
         let routed = Bytes::new(
             tokens_mb * f64::from(m.active_experts) * m.d() * cfg.dtype.bytes().max(2.0) / tp,
         );
-        let one = match memo.ep.iter().find(|(k, _)| *k == (l.tp, l.ep)) {
+        let key = (l.tp, l.ep, routed.get().to_bits());
+        let one = match memo.ep.iter().find(|(k, _)| *k == key) {
             Some((_, x)) => *x,
             None => {
                 let x = ep_alltoall(cluster, l, routed)?;
-                memo.ep.push(((l.tp, l.ep), x));
+                memo.ep.push((key, x));
                 x
             }
         };
@@ -570,12 +580,21 @@ pub(crate) fn train_in(
                 1.0
             };
         let ar = dp_allreduce(cluster, &group, Bytes::new(full_grads));
-        let rounds = match l.zero {
-            0 | 1 => 1.0,
-            2 => (micro + 1.0) / 2.0,
-            _ => 1.5 * micro,
-        };
-        ar * rounds * (1.0 - cfg.dp_overlap)
+        match l.zero {
+            0 | 1 => ar * (1.0 - cfg.dp_overlap),
+            2 => ar * (micro + 1.0) / 2.0 * (1.0 - cfg.dp_overlap),
+            // FSDP gathers the next layer's weights while this one computes and reduce-
+            // scatters a layer's gradients while the next computes its backward (PyTorch
+            // FSDP's prefetch, XLA's async collectives): per micro-batch the collectives
+            // stream beside the compute, and what shows is what the compute does not cover,
+            // plus the first layer's gather and the last layer's reduce-scatter.
+            _ if cfg.fsdp_prefetch => {
+                let comm = 1.5 * ar;
+                let edges = comm / layers_here;
+                ((comm - per_micro).max(0.0) + edges) * micro
+            }
+            _ => ar * 1.5 * micro * (1.0 - cfg.dp_overlap),
+        }
     } else {
         0.0
     };
