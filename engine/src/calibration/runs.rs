@@ -18,6 +18,8 @@ use crate::workload::{
 
 use crate::tco::N_TRN1PERF;
 
+/// The day the MaxText FSDP points entered, after the change they judge (FSDP's prefetch).
+const FSDP_ENTERED: &str = "2026-11-25";
 /// The day the Trainium2 serving points entered, before any change that they judge.
 const TRN2_ENTERED: &str = "2026-11-25";
 
@@ -80,6 +82,13 @@ pub static N_TRN2_TUTORIALS: Citation = Citation {
     url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/81ce03ae261e12925e53437a0f690478e6366155/libraries/nxd-inference/tutorials/trn2-llama3.3-70b-tutorial.rst",
     date: "2025-02-04",
 };
+/// Google's MaxText recipes for TPU v6e and v5p (logged training steps).
+pub static MAXTEXT_RECIPES: Citation = Citation {
+    key: "MAXTEXT-RECIPES",
+    title: "AI-Hypercomputer/tpu-recipes (commit c8cfe2f6): MaxText Llama 3.1 8B and 70B on v6e-256, 405B on 2 × v6e-256 and on v5p-1024 (512 chips), FSDP over the whole slice; tokens/s per device from the logged steps",
+    url: "https://github.com/AI-Hypercomputer/tpu-recipes/tree/c8cfe2f689081d36701a101cd73a70965d80926b/training",
+    date: "2025-10-08",
+};
 /// AWS Neuron's speculative-decoding tutorial on Trn2 (Qwen3-32B).
 pub static N_TRN2_SD: Citation = Citation {
     key: "N-TRN2-SD",
@@ -121,7 +130,8 @@ pub fn citations() -> Vec<&'static Citation> {
         &N_TRN2_TUTORIALS,
         &OPTIMUM_NEURON_TRN2,
         &NXDI_DEEPSEEK,
-        &N_TRN2_SD
+        &N_TRN2_SD,
+        &MAXTEXT_RECIPES
     ]
 }
 
@@ -137,6 +147,8 @@ struct TrainRun {
     degrees: (u32, u32, u32),
     /// Context-parallel degree (1: none).
     cp: u32,
+    /// ZeRO stage (3: FSDP).
+    zero: u8,
     micro_batch: u32,
     efficiency: Option<f64>,
     variants: &'static [(u32, bool)],
@@ -172,6 +184,7 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
             recompute,
             micro_batch: r.micro_batch,
             cp: r.cp,
+            zero: r.zero,
             ..Layout::START
         };
         let eff = r
@@ -296,6 +309,7 @@ fn trn1_gpt3(efficiency: Option<f64>) -> TrainRun {
         global_batch: 1024,
         degrees: (16, 8, 4),
         cp: 1,
+        zero: 1,
         micro_batch: 1,
         efficiency,
         variants: RECOMPUTE,
@@ -339,6 +353,7 @@ fn nemo_llama3_70b(variants: &'static [(u32, bool)]) -> TrainRun {
         global_batch: 128,
         degrees: (4, 4, 2),
         cp: 2,
+        zero: 1,
         micro_batch: 1,
         efficiency: None,
         variants,
@@ -356,6 +371,7 @@ fn nemo_gpt3(variants: &'static [(u32, bool)]) -> TrainRun {
         global_batch: 2048,
         degrees: (4, 8, 16),
         cp: 1,
+        zero: 1,
         micro_batch: 2,
         efficiency: None,
         variants,
@@ -401,6 +417,7 @@ pub fn points() -> Vec<RunPoint> {
             global_batch: 1024,
             degrees: (16, 8, 4),
             cp: 1,
+            zero: 1,
             micro_batch: 1,
             efficiency: None,
             variants: RECOMPUTE,
@@ -423,6 +440,7 @@ pub fn points() -> Vec<RunPoint> {
             global_batch: 1024,
             degrees: (16, 1, 32),
             cp: 1,
+            zero: 1,
             micro_batch: 1,
             efficiency: None,
             variants: RECOMPUTE,
@@ -443,6 +461,7 @@ pub fn points() -> Vec<RunPoint> {
             global_batch: 1024,
             degrees: (16, 8, 4),
             cp: 1,
+            zero: 1,
             micro_batch: 1,
             efficiency: None,
             variants: RECOMPUTE,
@@ -477,6 +496,7 @@ pub fn points() -> Vec<RunPoint> {
                 global_batch: 2048,
                 degrees: (8, 16, dp),
                 cp: 1,
+                zero: 1,
                 micro_batch: 1,
                 efficiency: None,
                 variants: INTERLEAVED,
@@ -541,6 +561,7 @@ pub fn points() -> Vec<RunPoint> {
                 global_batch: 128,
                 degrees,
                 cp: 1,
+                zero: 1,
                 micro_batch: 1,
                 efficiency: None,
                 variants: if interleave == 5 {
@@ -566,6 +587,7 @@ pub fn points() -> Vec<RunPoint> {
             global_batch: 64,
             degrees: (4, 8, 4),
             cp: 1,
+            zero: 1,
             micro_batch: 1,
             efficiency: None,
             variants: &[(8, false), (8, true)],
@@ -590,6 +612,51 @@ pub fn points() -> Vec<RunPoint> {
         "TP4 PP8 with 6 virtual stages, micro-batches of 2, 2K sequences; FP8 as above; it entered as a departure and the format model was changed to meet it: tuned against",
         Role::TunedAgainst,
     );
+    // FSDP over whole TPU slices as MaxText runs it: every chip a data-parallel rank, the
+    // weights gathered layer by layer. Entered after the change that lets FSDP prefetch, and
+    // judging it; nothing was looked at while making it.
+    for (label, system, nodes, model, dp, micro_batch, per_chip) in [
+        (
+            "TPU v6e, Llama 3.1 8B pretraining, 256 chips, BF16, FSDP (MaxText)",
+            "tpu-v6e-256",
+            1,
+            "llama3-8b",
+            256,
+            4,
+            7207.336,
+        ),
+        (
+            "TPU v5p, Llama 3.1 405B pretraining, 512 chips, BF16, FSDP (MaxText)",
+            "tpu-v5p-512",
+            1,
+            "llama3-405b",
+            512,
+            2,
+            124.618,
+        ),
+    ] {
+        push_train(
+            label,
+            &MAXTEXT_RECIPES,
+            Metric::TokensPerS(per_chip * f64::from(dp)),
+            TrainRun {
+                system,
+                nodes,
+                model,
+                dtype: Dtype::Bf16,
+                global_batch: dp * micro_batch,
+                degrees: (1, 1, dp),
+                cp: 1,
+                zero: 3,
+                micro_batch,
+                efficiency: None,
+                variants: PLAIN_OR_RECOMPUTE,
+                mfu: false,
+            },
+            "FSDP over every chip (ici_fsdp_parallelism = −1), 8K sequences, one micro-batch per step; MaxText's remat policy offloads some activations, taken as the faster of no recomputation and full recomputation",
+            Role::HeldOut { since: FSDP_ENTERED },
+        );
+    }
     for (system, tp, batch, measured, role, label, source, note) in [
         (
             "hgx-h100-8",
