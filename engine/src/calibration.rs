@@ -17,7 +17,7 @@ use crate::system;
 use crate::workload::WorkloadError;
 use collectives::Measured;
 
-pub use runs::{citations, fit_serving_factor, fit_trainium_efficiency};
+pub use runs::{citations, fit_neuron_layer_fixed, fit_serving_factor, fit_trainium_efficiency};
 
 /// The day the first models and their first points entered the project: the date the points
 /// held out since then carry.
@@ -490,6 +490,11 @@ mod tests {
         assert!(
             (k - crate::workload::SERVING_KERNEL_FACTOR).abs() < 0.01,
             "serving kernel factor fit {k}"
+        );
+        let f = fit_neuron_layer_fixed().unwrap();
+        assert!(
+            (f / crate::workload::NEURON_LAYER_FIXED_S - 1.0).abs() < 0.02,
+            "Neuron's fixed time per layer fit {f}"
         );
     }
 }

@@ -111,7 +111,8 @@ pub struct Job {
     /// Failures: checkpoint write bandwidth per chip, bytes/s (`None`: 1 GB/s).
     pub ckpt_bytes_per_s: Option<f64>,
     /// The model version: 4 (today's) lets FSDP (ZeRO-3) prefetch, hiding its gathers and
-    /// reduce-scatters behind compute; 3 costs pipeline sends, searches ZeRO-2/3 and context
+    /// reduce-scatters behind compute, and gives Trainium's decode steps Neuron's fixed time
+    /// per layer; 3 costs pipeline sends, searches ZeRO-2/3 and context
     /// parallelism, and serves mixtures of experts expert-parallel (streaming only the
     /// experts a step's tokens touch, with all-to-alls), what links of version 3 were made
     /// with; 2 is what links of version 2 and earlier were made with.
@@ -598,6 +599,12 @@ pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u3
         acceptance: job.acceptance,
         prefix_hit: job.prefix_hit,
         expert_parallel: job.model_version >= 3,
+        // Links made before model version 4 keep their serving model.
+        neuron_layer_fixed_s: if job.model_version >= 4 {
+            workload::NEURON_LAYER_FIXED_S
+        } else {
+            0.0
+        },
         ..InferConfig::new(
             model,
             job.dtype,

@@ -24,6 +24,15 @@ pub const SERVING_KERNEL_FACTOR: f64 = 0.80;
 /// Default fraction of HBM bandwidth a decode step streams at (an assumption: no measured
 /// figure is in the calibration set).
 pub const SERVING_MEMORY_EFFICIENCY: f64 = 0.85;
+/// Neuron's fixed time per decoder layer of a decode step on Trainium: the kernel boundaries
+/// and the synchronisation of every logical core at each layer's tensor-parallel all-reduces
+/// (AWS documents ~80 µs of jitter across the 64 processes of a trn2.48xlarge), which a
+/// roofline of the layer's bytes and FLOPs does not see. Fitted to one measurement: AWS's
+/// Llama 3.3 70B tutorial on trn2.48xlarge (TP64 at LNC=2, batch 1, BF16; 19.6 ms per
+/// output token, P50; Neuron 2.21) by `calibration::fit_neuron_layer_fixed`; the other Trn2
+/// runs check it. Alike, it makes the decode floor of a 24-layer model about 3.3 ms, as
+/// the 4.0 ms published for Qwen3.5-2B on 8 logical cores shows.
+pub const NEURON_LAYER_FIXED_S: f64 = 138e-6;
 
 /// Inputs of an inference estimate (offline serving: batches of equal requests).
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +41,9 @@ pub struct InferConfig {
     pub model: Model,
     /// Weight and compute format (KV cache in the same format, at least 1 byte).
     pub dtype: Dtype,
+    /// Fixed time per decoder layer of a decode step on Trainium, s
+    /// ([`NEURON_LAYER_FIXED_S`]); other chips pay none.
+    pub neuron_layer_fixed_s: f64,
     /// Concurrent sequences per model replica.
     pub batch: u32,
     /// Prompt tokens per request.
@@ -101,6 +113,7 @@ impl InferConfig {
             matmul_efficiency: None,
             kernel_factor: SERVING_KERNEL_FACTOR,
             memory_efficiency: SERVING_MEMORY_EFFICIENCY,
+            neuron_layer_fixed_s: NEURON_LAYER_FIXED_S,
             weight_dtype: None,
             kv_dtype: None,
             draft_tokens: 0,
@@ -282,7 +295,13 @@ pub(crate) fn infer_with(
     }
     let peak = roof.peak.get() * eff.large(bf16) * cfg.kernel_factor;
     let ffn_mats = if m.gated { 3.0 } else { 2.0 };
-    let calls = f64::from(m.layers) * (2.0 + ffn_mats) * eff.per_gemm.value.get();
+    // Launches: a fixed time per GEMM call, and on Trainium Neuron's fixed time per layer.
+    let neuron = if chip.vendor == "AWS" {
+        cfg.neuron_layer_fixed_s
+    } else {
+        0.0
+    };
+    let calls = f64::from(m.layers) * ((2.0 + ffn_mats) * eff.per_gemm.value.get() + neuron);
     let bw = roof.bandwidth.get() * cfg.memory_efficiency;
     // A decode step runs the weight GEMMs (compute, or streaming the weights once, whichever
     // is slower) and then attention, which streams each sequence's KV cache: separate kernels,
@@ -383,12 +402,17 @@ pub(crate) fn infer_with(
             String::new()
         } else {
             format!(
-            "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
+            "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {}{} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
             cfg.dtype,
             Seconds::new(t_compute),
             Seconds::new(t_weights),
             f64::from(m.layers) * (2.0 + ffn_mats),
             eff.per_gemm.value,
+            if neuron > 0.0 {
+                format!(" + {} layers × Neuron's {} per layer", m.layers, Seconds::new(neuron))
+            } else {
+                String::new()
+            },
             Seconds::new(calls),
             Seconds::new(t_attn),
             Seconds::new(tp_comm),
