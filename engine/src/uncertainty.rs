@@ -4,6 +4,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::calibration::{training_errors, Family, RunPoint};
 use crate::chip::Chip;
