@@ -82,6 +82,20 @@ pub static N_TRN2_TUTORIALS: Citation = Citation {
     url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/81ce03ae261e12925e53437a0f690478e6366155/libraries/nxd-inference/tutorials/trn2-llama3.3-70b-tutorial.rst",
     date: "2025-02-04",
 };
+/// NVIDIA Megatron-Bridge's performance summaries (archive of releases 25.09 to 26.06).
+pub static MEGATRON_BRIDGE: Citation = Citation {
+    key: "MEGATRON-BRIDGE",
+    title: "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary-archive.md: DeepSeek-V3 and Qwen3 MoE pretraining on B200, GB200, GB300 and H100 (tokens/s per GPU, layouts)",
+    url: "https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/docs/performance-summary-archive.md",
+    date: "2026-08-22",
+};
+/// NVIDIA dgxc-benchmarking v25.05: DeepSeek-V3 pretraining (measured tables).
+pub static DGXC_BENCH_2505: Citation = Citation {
+    key: "DGXC-BENCH-25.05",
+    title: "NVIDIA dgxc-benchmarking, tag v25.05: deepseek_v3/pretraining/README.md (DeepSeek-V3 BF16 on 1,024 H100: 644,781.55 tokens/s)",
+    url: "https://github.com/NVIDIA/dgxc-benchmarking/blob/68eaf7e117bf16cb018861ce101e8f80925f74d8/deepseek_v3/pretraining/README.md",
+    date: "2025-05",
+};
 /// MLPerf Inference v4.1, closed division, AMD's 8 × MI300X.
 pub static MLPERF_INF41_AMD: Citation = Citation {
     key: "MLPERF-INF-4.1-AMD",
@@ -112,6 +126,9 @@ pub static N_TRN2_SD: Citation = Citation {
 };
 /// Qwen3-32B's shape (its Hugging Face config: 64 layers, hidden 5,120, 64 heads, 8 KV heads).
 const QWEN3_32B: &str = "m:l64,d5120,h64,kv8,f25600,v151936,s8192,hd128,n:Qwen3-32B";
+/// Qwen3-30B-A3B trained on 4K sequences.
+const QWEN3_30B_A3B_4K: &str =
+    "m:l48,d2048,h32,kv4,f6144,v151936,s4096,e128,k8,ef768,hd128,n:Qwen3-30B-A3B";
 /// Qwen3-30B-A3B's shape (128 experts, 8 active).
 const QWEN3_30B_A3B: &str =
     "m:l48,d2048,h32,kv4,f6144,v151936,s8192,e128,k8,ef768,hd128,n:Qwen3-30B-A3B";
@@ -158,7 +175,9 @@ pub fn citations() -> Vec<&'static Citation> {
         &MAXTEXT_RECIPES,
         &OPTIMUM_NEURON_QWEN235,
         &MLPERF_INF41_AMD,
-        &MLPERF_INF51_AMD
+        &MLPERF_INF51_AMD,
+        &MEGATRON_BRIDGE,
+        &DGXC_BENCH_2505
     ]
 }
 
@@ -176,6 +195,8 @@ struct TrainRun {
     cp: u32,
     /// ZeRO stage (3: FSDP).
     zero: u8,
+    /// Expert-parallel degree (1: none).
+    ep: u32,
     micro_batch: u32,
     efficiency: Option<f64>,
     variants: &'static [(u32, bool)],
@@ -212,7 +233,7 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
             micro_batch: r.micro_batch,
             cp: r.cp,
             zero: r.zero,
-            ..Layout::START
+            ep: r.ep,
         };
         let eff = r
             .efficiency
@@ -341,6 +362,7 @@ fn trn1_gpt3(efficiency: Option<f64>) -> TrainRun {
         degrees: (16, 8, 4),
         cp: 1,
         zero: 1,
+        ep: 1,
         micro_batch: 1,
         efficiency,
         variants: RECOMPUTE,
@@ -401,6 +423,7 @@ fn nemo_llama3_70b(variants: &'static [(u32, bool)]) -> TrainRun {
         degrees: (4, 4, 2),
         cp: 2,
         zero: 1,
+        ep: 1,
         micro_batch: 1,
         efficiency: None,
         variants,
@@ -419,6 +442,7 @@ fn nemo_gpt3(variants: &'static [(u32, bool)]) -> TrainRun {
         degrees: (4, 8, 16),
         cp: 1,
         zero: 1,
+        ep: 1,
         micro_batch: 2,
         efficiency: None,
         variants,
@@ -465,6 +489,7 @@ pub fn points() -> Vec<RunPoint> {
             degrees: (16, 8, 4),
             cp: 1,
             zero: 1,
+            ep: 1,
             micro_batch: 1,
             efficiency: None,
             variants: RECOMPUTE,
@@ -488,6 +513,7 @@ pub fn points() -> Vec<RunPoint> {
             degrees: (16, 1, 32),
             cp: 1,
             zero: 1,
+            ep: 1,
             micro_batch: 1,
             efficiency: None,
             variants: RECOMPUTE,
@@ -509,6 +535,7 @@ pub fn points() -> Vec<RunPoint> {
             degrees: (16, 8, 4),
             cp: 1,
             zero: 1,
+            ep: 1,
             micro_batch: 1,
             efficiency: None,
             variants: RECOMPUTE,
@@ -544,6 +571,7 @@ pub fn points() -> Vec<RunPoint> {
                 degrees: (8, 16, dp),
                 cp: 1,
                 zero: 1,
+                ep: 1,
                 micro_batch: 1,
                 efficiency: None,
                 variants: INTERLEAVED,
@@ -609,6 +637,7 @@ pub fn points() -> Vec<RunPoint> {
                 degrees,
                 cp: 1,
                 zero: 1,
+                ep: 1,
                 micro_batch: 1,
                 efficiency: None,
                 variants: if interleave == 5 {
@@ -635,6 +664,7 @@ pub fn points() -> Vec<RunPoint> {
             degrees: (4, 8, 4),
             cp: 1,
             zero: 1,
+            ep: 1,
             micro_batch: 1,
             efficiency: None,
             variants: &[(8, false), (8, true)],
@@ -695,6 +725,7 @@ pub fn points() -> Vec<RunPoint> {
                 degrees: (1, 1, dp),
                 cp: 1,
                 zero: 3,
+                ep: 1,
                 micro_batch,
                 efficiency: None,
                 variants: PLAIN_OR_RECOMPUTE,
@@ -703,6 +734,89 @@ pub fn points() -> Vec<RunPoint> {
             "FSDP over every chip (ici_fsdp_parallelism = −1), 8K sequences, one micro-batch per step; MaxText's remat policy offloads some activations, taken as the faster of no recomputation and full recomputation",
             Role::HeldOut { since: FSDP_ENTERED },
         );
+    }
+    // Mixtures of experts trained as Megatron runs them, entered before any change that
+    // they judge: expert parallelism with its all-to-alls, MXFP8 on Blackwell. All depart.
+    for (label, source, run, measured, role, note) in [
+        (
+            "H100, DeepSeek-V3 pretraining, 1,024 GPUs, BF16 (dgxc)",
+            &DGXC_BENCH_2505,
+            TrainRun {
+                system: "hgx-h100-8",
+                nodes: 128,
+                model: "deepseek-v3",
+                dtype: Dtype::Bf16,
+                global_batch: 8192,
+                degrees: (2, 16, 32),
+                cp: 1,
+                zero: 1,
+                ep: 32,
+                micro_batch: 1,
+                efficiency: None,
+                variants: PLAIN_OR_RECOMPUTE,
+                mfu: false,
+            },
+            644_781.55,
+            Role::Departs,
+            "TP2 PP16 DP32 with EP64 over TP × DP (taken as EP32 over DP, the experts each chip holds alike), GBS 8192, 4K sequences. The model is three times too fast: it lacks what expert parallelism costs across nodes (token permutation, all-to-alls over the network at the rates nccl-tests measure, 40–80 GB/s on p5) and its many small expert GEMMs",
+        ),
+        (
+            "B200, DeepSeek-V3 pretraining, 256 GPUs, MXFP8 (Megatron-Bridge 26.04.01)",
+            &MEGATRON_BRIDGE,
+            TrainRun {
+                system: "hgx-b200-8",
+                nodes: 32,
+                model: "deepseek-v3",
+                dtype: Dtype::Fp8,
+                global_batch: 4096,
+                degrees: (1, 8, 32),
+                cp: 1,
+                zero: 1,
+                ep: 32,
+                micro_batch: 1,
+                efficiency: None,
+                variants: &[(2, false), (2, true)],
+                mfu: false,
+            },
+            3328.0 * 256.0,
+            Role::Departs,
+            "TP1 PP8 VP2 EP32, GBS 4096, 4K sequences; expert routing forced balanced (a best case). The model is 1.6 times too fast: it lacks the expert GEMMs' grouped-GEMM efficiency, token permutation and the all-to-alls across four nodes",
+        ),
+        (
+            "B200, Qwen3-30B-A3B pretraining, 8 GPUs, MXFP8 (Megatron-Bridge 26.04)",
+            &MEGATRON_BRIDGE,
+            TrainRun {
+                system: "hgx-b200-8",
+                nodes: 1,
+                model: QWEN3_30B_A3B_4K,
+                dtype: Dtype::Fp8,
+                global_batch: 512,
+                degrees: (1, 1, 8),
+                cp: 1,
+                zero: 1,
+                ep: 8,
+                micro_batch: 4,
+                efficiency: None,
+                variants: PLAIN_OR_RECOMPUTE,
+                mfu: false,
+            },
+            26_859.0 * 8.0,
+            Role::Departs,
+            "EP8, GBS 512, micro-batches of 4, 4K sequences; expert routing forced balanced (a best case). The model is 1.7 times too fast on one node: it lacks the small expert GEMMs' efficiency (128 experts of 768 columns) and token permutation",
+        ),
+    ] {
+        let (model, setup) = run_train(&run);
+        out.push(RunPoint {
+            family: Family::Training,
+            system: run.system,
+            label,
+            source,
+            measured: Metric::TokensPerS(measured),
+            model,
+            setup,
+            note,
+            role,
+        });
     }
     for (system, tp, batch, measured, role, label, source, note) in [
         (
