@@ -1157,11 +1157,7 @@ fn pricing(a: &Args<'_>, chip: &str) -> Result<Price, Usage> {
                 Some(b) => Basis::parse(b).ok_or_else(|| {
                     Usage(format!(
                         "no price basis '{b}' (valid: {})",
-                        rates::bases()
-                            .iter()
-                            .map(|b| b.id())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        rates::basis_ids()
                     ))
                 })?,
             };

@@ -857,11 +857,7 @@ impl Scenario {
                         "wbasis",
                         format!(
                             "no price basis '{v}' (valid: {}); using {}",
-                            crate::tco::rates::bases()
-                                .iter()
-                                .map(|b| b.id())
-                                .collect::<Vec<_>>()
-                                .join(", "),
+                            crate::tco::rates::basis_ids(),
                             crate::tco::rates::default_basis().id()
                         ),
                     ),

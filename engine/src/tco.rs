@@ -71,7 +71,7 @@ pub static VANTAGE_B300: Citation = Citation {
 /// Every citation this module adds.
 #[must_use]
 pub fn citations() -> Vec<&'static Citation> {
-    alloc::vec![
+    let mut v = alloc::vec![
         &N_TRN1PERF,
         &USAGE_AI,
         &USAGE_AI_CUT,
@@ -80,7 +80,9 @@ pub fn citations() -> Vec<&'static Citation> {
         &AIINFRAMAP,
         &SKYPILOT_AWS,
         &VANTAGE_B300
-    ]
+    ];
+    v.extend(rates::citations());
+    v
 }
 
 /// How chip-hours are paid for.

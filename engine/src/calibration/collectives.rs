@@ -4,14 +4,11 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::{Role, FIRST_MODEL};
+use super::{Role, FIRST_MODEL, SECOND_SET};
 use crate::collective::{estimate, nccl, Algorithm, CollectiveError, Op};
 use crate::source::Citation;
 use crate::system::{Cluster, DSTACK_3961, MLE_NET};
 use crate::units::Bytes;
-
-/// The day the many-node points entered, before any change that they judge.
-const MANY_NODES: &str = "2026-11-25";
 
 /// Neuron's nccom-test page: example outputs (the instance is not named).
 pub static NCCOM_TEST: Citation = Citation {
@@ -369,7 +366,7 @@ pub fn points() -> Vec<CollectivePoint> {
             8192.0,
             799.79,
             &OCI_QUICKSTART,
-            Role::HeldOut { since: MANY_NODES },
+            Role::HeldOut { since: SECOND_SET },
             "32 four-GPU trays over two racks (128 GPUs; the model takes two full racks), NCCL 2.27.3, NVLS and multi-node NVLink on",
         ),
         (
@@ -399,7 +396,7 @@ pub fn points() -> Vec<CollectivePoint> {
             16384.0,
             766.84,
             &OCI_QUICKSTART,
-            Role::HeldOut { since: MANY_NODES },
+            Role::HeldOut { since: SECOND_SET },
             "BM.GPU.B300.8, RoCE 8 × 2 × 400G, NCCL 2.28.9",
         ),
         (
@@ -409,7 +406,7 @@ pub fn points() -> Vec<CollectivePoint> {
             16384.0,
             370.34,
             &OCI_QUICKSTART,
-            Role::HeldOut { since: MANY_NODES },
+            Role::HeldOut { since: SECOND_SET },
             "Pollara 400 NICs, 8 × 400G RoCE, rccl-tests",
         ),
         (
@@ -419,7 +416,7 @@ pub fn points() -> Vec<CollectivePoint> {
             16384.0,
             370.51,
             &OCI_QUICKSTART,
-            Role::HeldOut { since: MANY_NODES },
+            Role::HeldOut { since: SECOND_SET },
             "Pollara 400 NICs, 8 × 400G RoCE, rccl-tests",
         ),
     ] {
@@ -443,7 +440,7 @@ pub fn points() -> Vec<CollectivePoint> {
         bytes: Bytes::gib(16.0),
         measured: Measured::Busbw(367.29e9),
         source: &NCCL_TESTS_322,
-        role: Role::HeldOut { since: MANY_NODES },
+        role: Role::HeldOut { since: SECOND_SET },
         note: "NCCL_ALGO=Ring, LL128, NVLS off, 32 channels, two queue pairs per connection",
     });
     // Trainium2: a collective launched on its own, as nccom-test runs it.

@@ -353,6 +353,16 @@ pub fn bases() -> Vec<Basis> {
     out
 }
 
+/// Every basis's id, comma-separated: what a message about a bad basis lists.
+#[must_use]
+pub fn basis_ids() -> String {
+    bases()
+        .iter()
+        .map(|b| b.id())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The chips the default basis must price alike: the comparison the product exists to
 /// answer, Trainium2 against H100.
 pub const HEADLINE_CHIPS: [&str; 2] = ["trn2", "h100-sxm"];
@@ -441,6 +451,10 @@ impl PriceOrigin {
     #[must_use]
     pub fn describe(&self) -> String {
         match (self.basis, self.fell_back) {
+            (Some(b), true) if self.kind == PriceKind::Assumed.id() => format!(
+                "no published price for this platform: an assumption stands in (dated {}), not a rate on the basis chosen ({b})",
+                self.as_of
+            ),
             (Some(b), true) => format!(
                 "{} price as of {}: this platform has no rate on the basis chosen ({b})",
                 self.kind, self.as_of
@@ -466,9 +480,14 @@ mod tests {
         let (h, fell) = rate_on("h100-sxm", b);
         assert!(!fell && (h.usd_per_chip_hour() - 98.32 / 8.0).abs() < 1e-9);
         assert_eq!(t.as_of, h.as_of);
-        // A chip without a rate on it falls back, and says so.
+        // A chip without a rate on it falls back, and says so; one with no published rate
+        // at all says that.
         let (b2, fell) = rate_on("b200", b);
         assert!(fell && b2.as_of == "2025-11-30");
+        let (t3, fell) = rate_on("trn3", b);
+        assert!(fell && t3.kind == PriceKind::Assumed);
+        let said = PriceOrigin::of_rate(&t3, b, fell).describe();
+        assert!(said.starts_with("no published price"), "{said}");
     }
 
     #[test]
