@@ -854,7 +854,7 @@ fn a_links_serving_view_agrees_with_the_single_platform_curve() {
     let v = json(&[
         "serve-curve",
         "--link",
-        "?v=2&page=workload&wsys=hgx-h200-8&wmodel=llama3-70b&wdtype=fp8&wttft=0.5&wtpot=0.03&wcurve=gb200-nvl72,trn2-ultra-64",
+        "?v=4&page=workload&wsys=hgx-h200-8&wmodel=llama3-70b&wdtype=fp8&wttft=0.5&wtpot=0.03&wcurve=gb200-nvl72,trn2-ultra-64",
         "--json",
     ]);
     let platforms = v["platforms"].as_array().unwrap();

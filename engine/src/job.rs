@@ -110,7 +110,8 @@ pub struct Job {
     pub restart_min: Option<f64>,
     /// Failures: checkpoint write bandwidth per chip, bytes/s (`None`: 1 GB/s).
     pub ckpt_bytes_per_s: Option<f64>,
-    /// The model version: 4 (today's) lets FSDP (ZeRO-3) prefetch, hiding its gathers and
+    /// The model version: 5 (today's) makes a prefill pay its tensor-parallel all-reduces
+    /// and its launches besides its FLOPs; 4 lets FSDP (ZeRO-3) prefetch, hiding its gathers and
     /// reduce-scatters behind compute, and gives Trainium's decode steps Neuron's fixed time
     /// per layer; 3 costs pipeline sends, searches ZeRO-2/3 and context
     /// parallelism, and serves mixtures of experts expert-parallel (streaming only the
@@ -120,7 +121,7 @@ pub struct Job {
 }
 
 /// The model version new links use ([`Job::model_version`]).
-pub const MODEL_VERSION: u32 = 4;
+pub const MODEL_VERSION: u32 = 5;
 
 /// The platforms whose serving curves are drawn beside the job's own by default: one HGX
 /// node, one NVL72 rack and one Trainium UltraServer of each generation.
@@ -600,6 +601,7 @@ pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u3
         prefix_hit: job.prefix_hit,
         expert_parallel: job.model_version >= 3,
         // Links made before model version 4 keep their serving model.
+        prefill_overheads: job.model_version >= 5,
         neuron_layer_fixed_s: if job.model_version >= 4 {
             workload::NEURON_LAYER_FIXED_S
         } else {

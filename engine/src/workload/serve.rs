@@ -34,6 +34,45 @@ pub const SERVING_MEMORY_EFFICIENCY: f64 = 0.85;
 /// the 4.0 ms published for Qwen3.5-2B on 8 logical cores shows.
 pub const NEURON_LAYER_FIXED_S: f64 = 138e-6;
 
+/// The shapes a deployment was compiled for. Neuron runs the graphs it compiled ahead of
+/// time, whatever the live load: every decode step computes and streams the KV cache of
+/// `batch` sequences up to the sequence bucket the context falls in, and each prompt is
+/// prefilled one at a time, padded to its bucket (NxD Inference's context-encoding and
+/// token-generation buckets; its default is the powers of two from 128 up to the longest
+/// sequence).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Compiled {
+    /// Sequences the token-generation graph holds.
+    pub batch: u32,
+    /// The longest sequence, prompt and output (the last bucket).
+    pub seq: u32,
+    /// The sequence buckets, ascending, when the deployment sets its own (empty: powers of
+    /// two from 128, capped at `seq`).
+    pub buckets: &'static [u32],
+}
+
+impl Compiled {
+    /// The bucket `tokens` run at: the first that holds them (the last, `seq`, if none does).
+    #[must_use]
+    pub fn bucket(&self, tokens: f64) -> f64 {
+        if let Some(&b) = self.buckets.iter().find(|&&b| f64::from(b) >= tokens) {
+            return f64::from(b);
+        }
+        if !self.buckets.is_empty() {
+            return f64::from(self.seq.max(*self.buckets.last().unwrap_or(&0)));
+        }
+        let seq = f64::from(self.seq);
+        if tokens >= seq {
+            return tokens;
+        }
+        let mut b = 128.0;
+        while b < tokens {
+            b *= 2.0;
+        }
+        b.min(seq)
+    }
+}
+
 /// Inputs of an inference estimate (offline serving: batches of equal requests).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InferConfig {
@@ -77,6 +116,12 @@ pub struct InferConfig {
     /// experts its tokens touch, and its MoE layers exchange tokens by all-to-all instead of
     /// all-reducing the FFN's output (links of version 2 and earlier streamed every expert).
     pub expert_parallel: bool,
+    /// A prefill pays, besides its FLOPs, its tensor-parallel all-reduces over the prompt's
+    /// tokens and its kernel launches (links of model version 4 and earlier priced FLOPs
+    /// alone).
+    pub prefill_overheads: bool,
+    /// The shapes the deployment was compiled for (`None`: shapes that follow the load).
+    pub compiled: Option<Compiled>,
 }
 
 /// Most tokens a step may draft.
@@ -120,6 +165,8 @@ impl InferConfig {
             acceptance: 0.0,
             prefix_hit: 0.0,
             expert_parallel: true,
+            prefill_overheads: true,
+            compiled: None,
         }
     }
 }
@@ -322,12 +369,18 @@ pub(crate) fn infer_with(
         let per_expert = m.moe_layers() * m.expert_params(1);
         (m.params_total() - routed_all + touched * per_expert) * bytes
     };
-    let attn_flops = 4.0 * f64::from(m.layers) * m.d() * mean_ctx;
-    let gemm_flops = b * (m.forward_flops_per_token(mean_ctx) - attn_flops) / t;
+    // A compiled deployment runs its compiled batch, and attends over the bucket its context
+    // falls in, whatever the live load.
+    let (b_run, ctx_run) = match cfg.compiled {
+        Some(c) => (b.max(f64::from(c.batch)), c.bucket(mean_ctx)),
+        None => (b, mean_ctx),
+    };
+    let attn_flops = 4.0 * f64::from(m.layers) * m.d() * ctx_run;
+    let gemm_flops = b_run * (m.forward_flops_per_token(ctx_run) - attn_flops) / t;
     let moe = cfg.expert_parallel && m.experts > 0;
-    let pass = |n: f64| -> Result<[f64; 4], WorkloadError> {
-        let tokens = n * b;
-        let tp_comm = match (tp > 1, moe) {
+    // The tensor-parallel exchanges of one pass over `tokens` tokens.
+    let exchanges = |tokens: f64| -> Result<f64, WorkloadError> {
+        Ok(match (tp > 1, moe) {
             (false, _) => 0.0,
             (true, false) => {
                 tp_allreduce(cluster, tp, Bytes::new(tokens * m.d() * 2.0))?
@@ -342,12 +395,15 @@ pub(crate) fn infer_with(
                 let a2a = group_collective(cluster, Op::AllToAll, tp, 1, Bytes::new(routed))?;
                 ar * (f64::from(m.layers) + m.dense_ffn_layers()) + a2a * 2.0 * m.moe_layers()
             }
-        };
+        })
+    };
+    let pass = |n: f64| -> Result<[f64; 4], WorkloadError> {
+        let tokens = n * b_run;
         Ok([
             (n * gemm_flops / peak).max(streamed(tokens) / t / bw),
             calls,
-            (n * b * attn_flops / t / peak).max(b * mean_ctx * kv_bytes / t / bw),
-            tp_comm,
+            (n * b_run * attn_flops / t / peak).max(b_run * ctx_run * kv_bytes / t / bw),
+            exchanges(tokens)?,
         ])
     };
     let step = pass(k1)?;
@@ -370,10 +426,30 @@ pub(crate) fn infer_with(
     // prompt before them.
     let fresh = 1.0 - cfg.prefix_hit;
     let prompt = f64::from(cfg.prompt);
-    let prefill =
-        b * fresh * prompt * m.forward_flops_per_token(prompt * (cfg.prefix_hit + fresh / 2.0))
+    let prefill_flops = |prompt: f64| {
+        fresh * prompt * m.forward_flops_per_token(prompt * (cfg.prefix_hit + fresh / 2.0))
             / t
-            / peak;
+            / peak
+    };
+    // A compiled deployment prefills each prompt alone, padded to its bucket; otherwise the
+    // batch's prompts run in one pass. A pass runs its FLOPs or streams the weights,
+    // whichever is slower (short prompts are bound by the weights, as a decode step is), then
+    // the all-reduces of its fresh tokens and every layer's launches.
+    let (padded, passes) = match cfg.compiled {
+        Some(c) => (c.bucket(prompt), b),
+        None => (prompt, 1.0),
+    };
+    let pre = if cfg.prefill_overheads {
+        let tokens = b / passes * fresh * padded;
+        [
+            (b / passes * prefill_flops(padded)).max(streamed(tokens) / t / bw),
+            exchanges(tokens)?,
+            calls,
+        ]
+    } else {
+        [b * prefill_flops(prompt), 0.0, 0.0]
+    };
+    let prefill = passes * pre.iter().sum::<f64>();
     let per_replica = b * f64::from(cfg.output) / (prefill + f64::from(cfg.output) * decode);
     let replicas = cluster.chips() / tp;
     let tokens_per_s = per_replica * f64::from(replicas);
@@ -422,7 +498,27 @@ pub(crate) fn infer_with(
             cfg.dtype,
             eff.ratio.value,
             cfg.kernel_factor,
-            Seconds::new(prefill)
+            if cfg.prefill_overheads {
+                format!(
+                    "{} × (max(prompt{} FLOPs ÷ (t·peak·e), weights ÷ (t·BW·e)) {} + TP all-reduces {} + launches {}) = {}",
+                    if cfg.compiled.is_some() {
+                        "B prompts one at a time"
+                    } else {
+                        "one pass of the B prompts"
+                    },
+                    if padded > prompt {
+                        format!(" padded to its {padded:.0}-token bucket")
+                    } else {
+                        String::new()
+                    },
+                    Seconds::new(pre[0]),
+                    Seconds::new(pre[1]),
+                    Seconds::new(pre[2]),
+                    Seconds::new(prefill)
+                )
+            } else {
+                format!("{}", Seconds::new(prefill))
+            }
         ) + &extras(cfg, kv_bytes, per_step, draft)
         },
     })
@@ -549,6 +645,93 @@ mod tests {
             infer(&cl, &chip, &big(spec(2048))).unwrap(),
         );
         assert!(d.tokens_per_s_per_chip < c.tokens_per_s_per_chip * 1.1);
+    }
+
+    #[test]
+    fn a_prefill_pays_its_all_reduces_and_launches_besides_its_flops() {
+        let (cl, chip) = on("hgx-h100-8");
+        let now = infer(&cl, &chip, &base(4)).unwrap();
+        let old = infer(
+            &cl,
+            &chip,
+            &InferConfig {
+                prefill_overheads: false,
+                ..base(4)
+            },
+        )
+        .unwrap();
+        // The 4 prompts in one pass: 2 all-reduces per layer of their 16,384 tokens' hidden
+        // states, and every layer's launches.
+        let m = find_model("llama3-70b").unwrap();
+        let ar = tp_allreduce(&cl, 8, Bytes::new(4.0 * 4096.0 * m.d() * 2.0)).unwrap();
+        let comm = ar * 2.0 * f64::from(m.layers);
+        let launches =
+            f64::from(m.layers) * 5.0 * efficiency::matmul(&chip, Dtype::Fp8).per_gemm.value.get();
+        let extra = now.prefill.get() - old.prefill.get();
+        assert!(
+            ((extra - comm - launches) / extra).abs() < 1e-9,
+            "{extra} against {comm} + {launches}"
+        );
+        // On one chip there is nothing to all-reduce.
+        let one = |overheads| {
+            infer(
+                &cl,
+                &chip,
+                &InferConfig {
+                    tp: Some(1),
+                    prefill_overheads: overheads,
+                    ..InferConfig::new(find_model("llama3-8b").unwrap(), Dtype::Fp8, 4, 4096, 512)
+                },
+            )
+            .unwrap()
+            .prefill
+            .get()
+        };
+        let d = one(true) - one(false);
+        assert!(d > 0.0 && d < 1e-3, "{d}");
+    }
+
+    #[test]
+    fn a_compiled_deployment_runs_its_buckets_and_its_batch() {
+        let c = Compiled {
+            batch: 32,
+            seq: 4096,
+            buckets: &[],
+        };
+        assert_eq!(c.bucket(100.0), 128.0);
+        assert_eq!(c.bucket(1500.0), 2048.0);
+        assert_eq!(c.bucket(4000.0), 4096.0);
+        let capped = Compiled { seq: 6400, ..c };
+        assert_eq!(capped.bucket(5000.0), 6400.0);
+        let listed = Compiled {
+            batch: 1,
+            seq: 12_800,
+            buckets: &[2048, 4096, 10_240, 12_288, 12_800],
+        };
+        assert_eq!(listed.bucket(10_000.0), 10_240.0);
+        assert_eq!(listed.bucket(12_500.0), 12_800.0);
+        // One live sequence on a graph compiled for 32 costs what 32 sequences at the
+        // bucket's length cost (1,923 + 250 / 2 = 2,048 tokens on average).
+        let (cl, chip) = on("trn2-16");
+        let cfg = |batch, prompt, compiled| InferConfig {
+            tp: Some(1),
+            compiled,
+            ..InferConfig::new(
+                find_model("llama3-8b").unwrap(),
+                Dtype::Bf16,
+                batch,
+                prompt,
+                250,
+            )
+        };
+        let one = infer(&cl, &chip, &cfg(1, 1500, Some(c))).unwrap();
+        let full = infer(&cl, &chip, &cfg(32, 1923, None)).unwrap();
+        let free = infer(&cl, &chip, &cfg(1, 1500, None)).unwrap();
+        assert!((one.decode_step.get() / full.decode_step.get() - 1.0).abs() < 1e-9);
+        assert!(one.decode_step.get() > 1.2 * free.decode_step.get());
+        // Its prompt is prefilled padded to the 2,048-token bucket.
+        assert!(one.prefill.get() > 1.3 * free.prefill.get());
+        assert!(one.formula.contains("2048-token bucket"), "{}", one.formula);
     }
 
     #[test]
