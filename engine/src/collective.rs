@@ -268,7 +268,7 @@ impl Net {
             n: fabric.chips(),
             ring_bw: raw_link * eff,
             nvls_bw: match switch {
-                Some((true, e)) => Some(raw_link * e),
+                Some((true, e)) => Some(2.0 * raw_link * e),
                 _ => None,
             },
             net_bw: s.scale_out.value.get() * s.scale_out_efficiency.value,
@@ -520,17 +520,20 @@ fn intra(net: &Net, op: Op, algo: Algorithm, s: f64) -> Result<Terms, String> {
             let Some((true, e)) = net.switch else {
                 return Err("needs a switch that reduces in flight".into());
             };
-            // Its own efficiency replaces the link efficiency.
-            let b = net.raw_link * e;
+            // Its own efficiency replaces the link efficiency: a bus rate, a fraction of a
+            // port's two directions, which holds as ranks are added (as NCCL models NVLS).
+            let bus = 2.0 * net.raw_link * e;
+            let b = bus * n / (2.0 * (n - 1.0));
             match op {
                 Op::AllReduce => Terms {
                     lat: 2.0 * a,
                     bw: s / b,
                     formula: say!(
                         net.explain,
-                        "2α + S/(B·e) with α={}, B·e={} (port × in-network efficiency)",
+                        "2α + S·2(n−1)/(n·busbw) with α={}, busbw={} (two port directions × in-network efficiency), n={}",
                         us(a),
-                        bps(b)
+                        bps(bus),
+                        net.n
                     ),
                 },
                 Op::Broadcast => Terms {

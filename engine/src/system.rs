@@ -319,7 +319,9 @@ pub struct System {
     pub hop_latency: Sourced<Seconds>,
     /// Fraction of link bandwidth a bulk collective achieves.
     pub link_efficiency: Sourced<f64>,
-    /// Fraction of the ideal a switch-reduced all-reduce achieves, if the switch reduces.
+    /// If the switch reduces: the bus bandwidth of a switch-reduced all-reduce as a fraction
+    /// of a port's two directions (it holds as ranks are added; the algorithm's rate on n
+    /// chips is that × n ÷ (2(n−1))).
     pub in_network_efficiency: Option<Sourced<f64>>,
     /// Scale-out bandwidth per chip, per direction.
     #[cfg_attr(feature = "serde", serde(rename = "scale_out_bytes_per_s"))]
@@ -496,12 +498,12 @@ fn nvlink_eff(nvlink5: bool) -> Sourced<f64> {
 /// fitted to one nccl-tests NVLS all-reduce at 8 GiB.
 fn nvls_eff(nvlink5: bool) -> Sourced<f64> {
     if nvlink5 {
-        Sourced::estimate(0.534, &MLE_NET).note(
-            "fitted: NVLS busbw 838.0 GB/s on 8 × B200 (p6-b200, 8 GiB); NVL72's 839–850 held out",
+        Sourced::estimate(0.4674, &MLE_NET).note(
+            "fitted: NVLS busbw 838.0 GB/s on 8 × B200 (p6-b200, 8 GiB), of a port's 2 × 900 GB/s; NVL72's 839–850 held out",
         )
     } else {
-        Sourced::estimate(0.602, &MLE_NET).note(
-            "fitted: NVLS busbw 473.1 GB/s on 8 × H200 (8 GiB); 8 × H100's ~480 and the size sweeps held out",
+        Sourced::estimate(0.5268, &MLE_NET).note(
+            "fitted: NVLS busbw 473.1 GB/s on 8 × H200 (8 GiB), of a port's 2 × 450 GB/s; 8 × H100's ~480 and the size sweeps held out",
         )
     }
 }

@@ -174,7 +174,11 @@ pub struct Links {
     pub n: u32,
     /// Effective per-direction NVLink bandwidth per GPU for rings (link × ring efficiency).
     pub ring_bw: f64,
-    /// Effective NVLS all-reduce rate (S ÷ time at large sizes), if the switch reduces.
+    /// NVLS's bus bandwidth (busbw at large sizes), if the switch reduces. NCCL's tuning
+    /// model holds it, not the algorithm's rate, fixed as ranks are added: it converts bus
+    /// to algorithm bandwidth by nRanks ÷ nsteps for NVLS and NVLS-tree as for rings
+    /// (src/graph/tuning.cc, "Convert bus BW to algorithm BW"), so S ÷ time is
+    /// busbw · N ÷ (2(N−1)) over N ranks.
     pub nvls_bw: Option<f64>,
     /// Effective scale-out bandwidth per GPU (every GPU has its own NIC share).
     pub net_bw: f64,
@@ -336,8 +340,11 @@ pub fn tree(l: &Links, nodes: u32, s: f64) -> Option<Choice> {
     let m = f64::from(nodes);
     let log_m = f64::from(nodes.max(1).ilog2());
     let mut cands = alloc::vec::Vec::new();
-    if let Some(nvls) = l.nvls_bw {
-        // NVLS: one multimem reduce and one multicast store per chunk.
+    if let Some(bus) = l.nvls_bw {
+        // NVLS: one multimem reduce and one multicast store per chunk, at a bus rate that
+        // holds as ranks are added (N over every node).
+        let ranks = n * m;
+        let nvls = bus * ranks / (2.0 * (ranks - 1.0));
         // Across nodes each network step pays NCCL's NVLS-tree constant plus the network's
         // extra latency twice (the Simple protocol's flush adds it again).
         let (net_lat, net_rate) = if nodes == 1 {

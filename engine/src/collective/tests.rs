@@ -179,6 +179,31 @@ fn in_network_reduction_nearly_doubles_busbw_where_the_switch_reduces() {
 }
 
 #[test]
+fn nvls_holds_its_bus_rate_as_ranks_are_added() {
+    // NCCL's tuning model converts NVLS's bus bandwidth to the algorithm's by nRanks ÷
+    // nsteps, as for rings: 72 GPUs of one NVL72 reach the bus bandwidth 8 × B200 reach
+    // over the same NVLink 5 ports (measured: 839–850 GB/s against 838).
+    let s = Bytes::gib(16.0);
+    let bus = |id: &str| {
+        estimate(&cluster(id, 1), Op::AllReduce, s, Algorithm::InNetwork)
+            .unwrap()
+            .busbw
+            .get()
+    };
+    let (eight, rack) = (bus("hgx-b200-8"), bus("gb200-nvl72"));
+    assert!((rack / eight - 1.0).abs() < 0.01, "{rack} against {eight}");
+    // The algorithm's rate (S ÷ time) falls by 2(n−1)/n from 8 ranks to 72.
+    let alg = |id: &str| {
+        estimate(&cluster(id, 1), Op::AllReduce, s, Algorithm::InNetwork)
+            .unwrap()
+            .algbw
+            .get()
+    };
+    let r = alg("gb200-nvl72") / alg("hgx-b200-8");
+    assert!((r - (72.0 / 142.0) / (8.0 / 14.0)).abs() < 0.01, "{r}");
+}
+
+#[test]
 fn small_messages_cross_nodes_hierarchically() {
     let c = cluster("hgx-b200-8", 2);
     let e = estimate(&c, Op::AllReduce, Bytes::new(8.0), Algorithm::Auto).unwrap();
