@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use engine::catalog;
-use engine::collective::{self, estimate, sim, Algorithm, Op};
+use engine::collective::{self, sim, standalone, Algorithm, Op};
 use engine::system::{self, Cluster};
 use engine::units::sig;
 use engine::{tco, workload};
@@ -304,7 +304,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             }
             let algo: Algorithm = a.value("algo").unwrap_or("auto").parse()?;
             let cluster = Cluster { system: sys, nodes };
-            let e = estimate(&cluster, op, bytes, algo)?;
+            let e = standalone(&cluster, op, bytes, algo)?;
             let mut v = json!({
                 "system": cluster.system.id,
                 "nodes": nodes,

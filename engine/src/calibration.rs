@@ -360,11 +360,14 @@ mod tests {
         NetLatency,
         /// NCCL's NVLS pipeline fill (`collective::nccl::NVLS_FILL_S`).
         NvlsFill,
+        /// Neuron's launch of a collective on its own
+        /// (`collective::NEURON_STANDALONE_LAUNCH_S`).
+        NeuronLaunch,
     }
 
     #[test]
     fn the_collective_constants_are_what_their_points_give() {
-        use crate::collective::{estimate, nccl};
+        use crate::collective::nccl;
         use crate::system::{Cluster, System};
         // Each fitted point, the constant it sets, and the constant's range to search.
         let cases = [
@@ -391,6 +394,10 @@ mod tests {
                 "DGX H100 all-reduce 16 MiB (NCCL's choice)",
                 Constant::NvlsFill,
             ),
+            (
+                "Trn2 (64 ranks), all-gather 1 KiB (nccom-test)",
+                Constant::NeuronLaunch,
+            ),
         ];
         let points = collectives::points();
         assert_eq!(
@@ -416,17 +423,18 @@ mod tests {
                     Constant::NetLatency => {
                         s.scale_out_latency.value = crate::units::Seconds::new(x);
                     }
-                    Constant::NvlsFill => {}
+                    Constant::NvlsFill | Constant::NeuronLaunch => {}
                 }
                 s
             };
-            // The model's figure as a time (monotone in every constant), so one bisection fits.
+            // The model's figure as a time (monotone in every constant), so one bisection fits;
+            // as the benchmark timed it, a collective launched on its own.
             let time = |s: &System| {
                 let cl = Cluster {
                     system: s.clone(),
                     nodes: p.nodes,
                 };
-                estimate(&cl, p.op, p.bytes, p.algorithm)
+                crate::collective::standalone(&cl, p.op, p.bytes, p.algorithm)
                     .unwrap()
                     .time
                     .get()
@@ -442,6 +450,10 @@ mod tests {
                 // An additive time: the fit moves it by what the model is off.
                 Constant::NvlsFill => {
                     let f = nccl::NVLS_FILL_S;
+                    (f, f + measured_time - time(&base))
+                }
+                Constant::NeuronLaunch => {
+                    let f = crate::collective::NEURON_STANDALONE_LAUNCH_S;
                     (f, f + measured_time - time(&base))
                 }
                 Constant::NetLatency => {

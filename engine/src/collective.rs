@@ -668,6 +668,52 @@ pub fn subgroup_time(sys: &System, op: Op, k: u32, bytes: Bytes) -> Option<f64> 
     nccl::subgroup(&l, k, op, bytes.get()).map(|c| c.lat + c.bw)
 }
 
+/// What Neuron pays to launch one collective on its own, as nccom-test times it, beyond the
+/// collective itself (a collective inside a compiled graph does not pay it). Fitted to one
+/// measurement: nccom-test's all-gather of 1 KiB over the 64 ranks of a Trn2 instance at
+/// LNC=2, 101.14 µs (Neuron 2.32 documentation, `--streams-json` example), by the re-fit in
+/// `calibration`; its 1 MiB point (117.67 µs) checks it.
+pub const NEURON_STANDALONE_LAUNCH_S: f64 = 92e-6;
+
+/// The fixed cost of launching one collective on its own on `sys`: Neuron's on Trainium;
+/// nothing on NVIDIA and AMD systems, whose libraries' latency constants already are what
+/// their benchmarks time.
+#[must_use]
+pub fn standalone_launch(sys: &System) -> f64 {
+    if sys.chip.starts_with("trn") {
+        NEURON_STANDALONE_LAUNCH_S
+    } else {
+        0.0
+    }
+}
+
+/// [`estimate`] as a benchmark of one collective launched on its own times it (nccl-tests,
+/// rccl-tests, nccom-test): with [`standalone_launch`] added.
+///
+/// # Errors
+/// As [`estimate`].
+pub fn standalone(
+    cluster: &Cluster,
+    op: Op,
+    bytes: Bytes,
+    algorithm: Algorithm,
+) -> Result<Estimate, CollectiveError> {
+    let mut e = estimate(cluster, op, bytes, algorithm)?;
+    let launch = standalone_launch(&cluster.system);
+    if launch > 0.0 {
+        e.time = Seconds::new(e.time.get() + launch);
+        e.latency_term = Seconds::new(e.latency_term.get() + launch);
+        e.algbw = BytesPerSec::new(bytes.get() / e.time.get());
+        e.busbw = BytesPerSec::new(e.algbw.get() * op.bus_factor(e.ranks));
+        e.formula = format!(
+            "{}; + Neuron's launch of a collective on its own {} (as nccom-test times it; none inside a compiled graph)",
+            e.formula,
+            us(launch)
+        );
+    }
+    Ok(e)
+}
+
 /// Estimate `op` of `bytes` with `algorithm` on `cluster`.
 ///
 /// # Errors

@@ -3,7 +3,7 @@
 //! simulation beside the analytic figure; the published measurements beside the model.
 
 use engine::calibration::collectives::{self as calibration, CollectivePoint, Measured};
-use engine::collective::{estimate, sim, Algorithm, Op};
+use engine::collective::{sim, standalone, Algorithm, Op};
 use engine::system::{self, Cluster};
 use engine::units::sig;
 use engine::Bytes;
@@ -253,7 +253,7 @@ fn AtSize() -> impl IntoView {
                             op.id(),
                             algo.id()
                         );
-                        match estimate(&cl, *op, bytes, *algo) {
+                        match standalone(&cl, *op, bytes, *algo) {
                             Err(e) => {
                                 rows += &format!(
                                     "<tr>{head}<td colspan=\"7\"><span class=\"na\">{}</span></td></tr>",
@@ -397,7 +397,7 @@ pub fn collective_data(s: &engine::Scenario) -> CollectiveData {
         for op in &v.ops {
             for algo in &v.algorithms {
                 let points: Vec<(f64, f64, f64)> = sizes()
-                    .filter_map(|b| estimate(&cl, *op, Bytes::new(b), *algo).ok())
+                    .filter_map(|b| standalone(&cl, *op, Bytes::new(b), *algo).ok())
                     .map(|e| (e.bytes.get(), e.time.get(), e.busbw.get()))
                     .collect();
                 if points.is_empty() {
