@@ -119,6 +119,24 @@ pub static N_TRN2_SD: Citation = Citation {
     url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/81ce03ae261e12925e53437a0f690478e6366155/libraries/nxd-inference/tutorials/sd-inference-tutorial.rst",
     date: "2025-12",
 };
+/// AWS Neuron's vLLM tutorial on EAGLE3 speculative decoding for Llama 3.1 8B.
+pub static VLLM_NEURON_EAGLE_LLAMA: Citation = Citation {
+    key: "VLLM-NEURON-EAGLE3-LLAMA",
+    title: "AWS Neuron, vLLM on Neuron: EAGLE3 speculative decoding with Llama-3.1-8B-Instruct on trn2.48xlarge (TP8, two sequences of up to 2,048 tokens, sonnet 512 prompt and 128 output tokens, 50 prompts at concurrency 2; baseline and 3 speculative tokens; Neuron 2.32; the page calls its figures illustrative)",
+    url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/a3247f5b8c305f9b70a19993acb306122e736eec/vllm-neuron/docs/tutorials/tutorial-eagle3-speculative-decoding-llama-3-1.md",
+    date: "2026-08-17",
+};
+/// AWS Neuron's vLLM tutorial on EAGLE3 speculative decoding for gpt-oss-120b.
+pub static VLLM_NEURON_EAGLE_GPTOSS: Citation = Citation {
+    key: "VLLM-NEURON-EAGLE3-GPTOSS",
+    title: "AWS Neuron, vLLM on Neuron: EAGLE3 speculative decoding with gpt-oss-120b on trn2.48xlarge (TP16, one sequence of up to 768 tokens, BF16 with the MXFP4 experts dequantized, sonnet 512 prompt and 128 output tokens, 30 prompts one at a time; baseline and 1 speculative token; Neuron 2.31; the page calls its figures illustrative)",
+    url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/a3247f5b8c305f9b70a19993acb306122e736eec/vllm-neuron/docs/tutorials/tutorial-eagle3-speculative-decoding-gpt-oss.md",
+    date: "2026-08-17",
+};
+/// gpt-oss-120b's shape (its Hugging Face config: 36 layers, hidden 2,880, 64 query and 8
+/// KV heads of 64, 128 experts of 2,880 with 4 active; 116.8 B parameters).
+const GPT_OSS_120B: &str =
+    "m:l36,d2880,h64,kv8,f2880,v201088,s131072,e128,k4,ef2880,hd64,n:gpt-oss-120b";
 /// AWS's Llama 3.3 70B tutorial compiled one sequence of up to 12,800 tokens, its prompts
 /// to buckets of 2,048, 4,096, 8,192 and 12,288 tokens (its flags, quoted in the tutorial).
 const TUTORIAL_70B: Compiled = Compiled {
@@ -202,7 +220,9 @@ pub fn citations() -> Vec<&'static Citation> {
         &MLPERF_INF41_AMD,
         &MLPERF_INF51_AMD,
         &MEGATRON_BRIDGE,
-        &DGXC_BENCH_2505
+        &DGXC_BENCH_2505,
+        &VLLM_NEURON_EAGLE_LLAMA,
+        &VLLM_NEURON_EAGLE_GPTOSS
     ]
 }
 
@@ -332,7 +352,7 @@ fn run_latency(
     (system, model, dtype): (&str, &str, Dtype),
     (tp, batch, prompt, output): (u32, u32, u32, u32),
     which: Latency,
-    (layer_fixed, compiled): (Option<f64>, Option<Compiled>),
+    (layer_fixed, compiled, (draft, acceptance)): (Option<f64>, Option<Compiled>, (u32, f64)),
 ) -> (Result<f64, WorkloadError>, String) {
     let (cl, chip, m) = match setup(system, 1, model) {
         Ok(x) => x,
@@ -344,8 +364,10 @@ fn run_latency(
         cfg.neuron_layer_fixed_s = f;
     }
     cfg.compiled = compiled;
+    cfg.draft_tokens = draft;
+    cfg.acceptance = acceptance;
     let setup = alloc::format!(
-        "one replica of {tp} chip{} holding {batch} sequence{}{}, {dtype}, {prompt} prompt + {output} output tokens; {}",
+        "one replica of {tp} chip{} holding {batch} sequence{}{}, {dtype}, {prompt} prompt + {output} output tokens{}; {}",
         if tp == 1 { "" } else { "s" },
         if batch == 1 { "" } else { "s" },
         compiled.map_or(String::new(), |c| alloc::format!(
@@ -358,6 +380,14 @@ fn run_latency(
                 alloc::format!("buckets {:?}", c.buckets)
             }
         )),
+        if draft > 0 {
+            alloc::format!(
+                ", {draft} drafted token{} per step by a one-layer head, each accepted with probability {acceptance:.3}",
+                if draft == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        },
         match which {
             Latency::FirstToken => "prefill plus one decode step",
             Latency::PerToken => "one decode step",
@@ -422,7 +452,7 @@ pub fn fit_neuron_layer_fixed() -> Option<f64> {
             ("trn2-16", "llama3-70b", Dtype::Bf16),
             (16, 1, 10_000, 1_500),
             Latency::PerToken,
-            (Some(f), Some(TUTORIAL_70B)),
+            (Some(f), Some(TUTORIAL_70B), (0, 0.0)),
         )
         .0
         .ok()
@@ -1108,7 +1138,95 @@ pub fn points() -> Vec<RunPoint> {
             ("trn2-16", model, dtype),
             (tp, batch, prompt, output),
             which,
-            (None, Some(compiled)),
+            (None, Some(compiled), (0, 0.0)),
+        );
+        out.push(RunPoint {
+            family: Family::Serving,
+            system: "trn2-16",
+            label,
+            source,
+            measured: Metric::Time(measured),
+            model: m,
+            setup,
+            note,
+            role,
+        });
+    }
+    // AWS's vLLM-on-Neuron tutorials on trn2.48xlarge (Neuron 2.31 and 2.32), entered after
+    // the day's changes to the model, each with its compiled shapes; speculative decoding
+    // with the acceptance each page publishes (EAGLE3 is a one-layer draft head). TP8 at
+    // LNC=2 is 2 chips, TP16 is 4.
+    let llama_2k = Compiled {
+        batch: 2,
+        seq: 2_048,
+        buckets: &[],
+    };
+    let oss_768 = Compiled {
+        batch: 1,
+        seq: 768,
+        buckets: &[],
+    };
+    for (label, source, (model, tp, batch, compiled, draft), measured, which, role, note) in [
+        (
+            "Trn2, Llama 3.1 8B serving, 2 chips, 2 concurrent requests, BF16: time per output token (median)",
+            &VLLM_NEURON_EAGLE_LLAMA,
+            ("llama3-8b", 2, 2, llama_2k, (0, 0.0)),
+            10.52e-3,
+            Latency::PerToken,
+            Role::HeldOut { since: SECOND_SET },
+            "vLLM's median TPOT without speculation (the page: \"Both servers require all 8 Neuron devices\"; TP8 at the default LNC=2 is taken as 2 chips)",
+        ),
+        (
+            "Trn2, Llama 3.1 8B serving, 2 chips, 2 concurrent requests, BF16: time to first token (median)",
+            &VLLM_NEURON_EAGLE_LLAMA,
+            ("llama3-8b", 2, 2, llama_2k, (0, 0.0)),
+            51.07e-3,
+            Latency::FirstToken,
+            Role::Departs,
+            "vLLM's median TTFT without speculation; the prompt's 512 tokens are their own bucket. Entered departing (−49%), as every Trn2 first token at short prompts departs: what Neuron's context-encoding graph and vLLM's handling of a new request cost beyond the prefill's FLOPs, all-reduces and launches is not in the model",
+        ),
+        (
+            "Trn2, Llama 3.1 8B serving, 2 chips, 2 concurrent requests, BF16, EAGLE3 (3 drafted tokens): time per output token (median)",
+            &VLLM_NEURON_EAGLE_LLAMA,
+            ("llama3-8b", 2, 2, llama_2k, (3, 0.8568)),
+            6.41e-3,
+            Latency::PerToken,
+            Role::Departs,
+            "mean acceptance length 3.22 (per position 86.5, 72.5, 63.5%), taken as each drafted token accepted with probability 0.857, which gives it. Entered departing (−54%): the model prices each drafted token as a layer's share of a step, but each verify step here costs about twice a plain one (6.41 ms × 3.22 tokens = 20.6 ms against 10.5 ms), the draft head running as its own graph per token with Neuron's fixed costs",
+        ),
+        (
+            "Trn2, gpt-oss-120b serving, 4 chips, one request at a time, BF16: time per output token (median)",
+            &VLLM_NEURON_EAGLE_GPTOSS,
+            (GPT_OSS_120B, 4, 1, oss_768, (0, 0.0)),
+            7.00e-3,
+            Latency::PerToken,
+            Role::HeldOut { since: SECOND_SET },
+            "vLLM's median TPOT without speculation; the MXFP4 experts run in BF16 (\"Trn2 does not support the MXFP4 runtime path\"); the model's attention is full in every layer (gpt-oss alternates 128-token windows), which at 512–640 tokens of context costs little",
+        ),
+        (
+            "Trn2, gpt-oss-120b serving, 4 chips, one request at a time, BF16: time to first token (median)",
+            &VLLM_NEURON_EAGLE_GPTOSS,
+            (GPT_OSS_120B, 4, 1, oss_768, (0, 0.0)),
+            252.33e-3,
+            Latency::FirstToken,
+            Role::Departs,
+            "vLLM's median TTFT without speculation, 512 prompt tokens. Entered departing (−85%), as DeepSeek-V3's and Qwen3-235B's first tokens do: the model streams each expert once and runs the prompt's FLOPs, far less than Neuron's context encoding of a mixture of experts takes",
+        ),
+        (
+            "Trn2, gpt-oss-120b serving, 4 chips, one request at a time, BF16, EAGLE3 (1 drafted token): time per output token (median)",
+            &VLLM_NEURON_EAGLE_GPTOSS,
+            (GPT_OSS_120B, 4, 1, oss_768, (1, 0.68)),
+            5.82e-3,
+            Latency::PerToken,
+            Role::HeldOut { since: SECOND_SET },
+            "mean acceptance length 1.68 (acceptance 69.0%): the drafted token accepted with probability 0.68",
+        ),
+    ] {
+        let (m, setup) = run_latency(
+            ("trn2-16", model, Dtype::Bf16),
+            (tp, batch, 512, 128),
+            which,
+            (None, Some(compiled), draft),
         );
         out.push(RunPoint {
             family: Family::Serving,
