@@ -358,6 +358,13 @@ test('workload & TCO: the default job states its range, its rate\'s source and t
   assert.match(note, /held-out AWS training runs/);
   assert.match(note, /trn2\.48xlarge \$85\.964\/h/);
   assert.match(note, /fitted to the Trn1 GPT-3 175B run/);
+  // Serving on Trainium2 carries a range from Trainium2's own held-out serving runs.
+  assert.match(note, /held-out Trainium2 serving runs/);
+  const perChip = Number((await page.textContent('#serving')).match(/([\d,.]+) tok\/s per chip/)[1].replace(/,/g, ''));
+  const [slo, shi] = await band('serve-band');
+  assert.ok(slo < shi && slo <= perChip * 1.001 && perChip <= shi * 1.001, `serving ${perChip} in ${slo}..${shi}`);
+  const smtok = await band('serve-mtok-band');
+  assert.ok(smtok[0] < smtok[1], `${smtok}`);
   // Vendors' claims are evaluated when the panel opens, each beside the model's figure.
   await page.click('#claims summary');
   await page.waitForSelector('#claims-table tbody tr');

@@ -202,6 +202,15 @@ impl RunPoint {
             .ok()
             .map(|m| m / self.measured.value() - 1.0)
     }
+    /// How much faster the model runs than the measurement (−0.1: 10% slower): its error on
+    /// rates, the inverse on times (a model time 10% short is a model 11% fast).
+    #[must_use]
+    pub fn speed_error(&self) -> Option<f64> {
+        match self.measured {
+            Metric::Time(t) => self.model.as_ref().ok().map(|m| t / m - 1.0),
+            _ => self.error(),
+        }
+    }
     /// The largest error the point allows ([`TOLERANCE`]).
     #[must_use]
     pub fn tolerance(&self) -> f64 {
@@ -258,6 +267,21 @@ pub fn training_errors(points: &[RunPoint], vendor: &str) -> Option<(f64, f64, u
                 .is_some_and(|c| c.vendor == vendor)
         })
         .filter_map(RunPoint::error)
+        .collect();
+    let lo = errs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = errs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (!errs.is_empty()).then_some((lo, hi, errs.len()))
+}
+
+/// The model's speed error on held-out serving points on systems of `chip` (by catalog id),
+/// its lowest and highest and how many.
+#[must_use]
+pub fn serving_errors(points: &[RunPoint], chip: &str) -> Option<(f64, f64, usize)> {
+    let errs: Vec<f64> = points
+        .iter()
+        .filter(|p| p.family == Family::Serving && p.role.is_held_out())
+        .filter(|p| system::find(p.system).is_ok_and(|s| s.chip == chip))
+        .filter_map(RunPoint::speed_error)
         .collect();
     let lo = errs.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = errs.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -73,6 +73,42 @@ pub fn errors_for(points: &[RunPoint], chip: &Chip) -> ((f64, f64), String) {
     ((lo.min(0.0), hi.max(0.0)), text)
 }
 
+/// The model's speed error on held-out serving runs on `chip` itself, widened to include
+/// zero, and its description; `None` when no serving run on that chip is held out (a range
+/// borrowed from other chips would say nothing about this one's kernels).
+#[must_use]
+pub fn serving_errors_for(points: &[RunPoint], chip: &Chip) -> Option<((f64, f64), String)> {
+    let (lo, hi, n) = crate::calibration::serving_errors(points, &chip.id)?;
+    Some((
+        (lo.min(0.0), hi.max(0.0)),
+        format!(
+            "the model's speed error on {n} held-out {} serving run{} ({:+.0}% to {:+.0}%)",
+            chip.name,
+            if n == 1 { "" } else { "s" },
+            lo * 100.0,
+            hi * 100.0
+        ),
+    ))
+}
+
+/// Serving tokens per second per chip and $ per million tokens over the speed error range
+/// (a model 20% fast means the real rate is 1/1.2 of it), at the rate used.
+#[must_use]
+pub fn serving_band(
+    tokens_per_s_per_chip: f64,
+    usd_per_mtok: f64,
+    errors: (f64, f64),
+) -> [(f64, f64); 2] {
+    let (lo, hi) = errors;
+    [
+        (
+            tokens_per_s_per_chip / (1.0 + hi),
+            tokens_per_s_per_chip / (1.0 + lo),
+        ),
+        (usd_per_mtok * (1.0 + lo), usd_per_mtok * (1.0 + hi)),
+    ]
+}
+
 /// The band around `report` for `job`: throughput and MFU divided by one plus each end of
 /// the error range (a model that ran 10% fast means the real run is 1/1.1 of it), and the
 /// cost over the chip's published rates when the job rents at one.
@@ -148,6 +184,28 @@ mod tests {
         assert!(r.train_usd_per_mtok <= b.train_usd_per_mtok.1);
         let wide = band(&job, &r, (errs.0 - 0.1, errs.1 + 0.1), &basis);
         assert!(wide.mfu.0 < b.mfu.0 && wide.mfu.1 > b.mfu.1);
+    }
+
+    #[test]
+    fn trainium2_serving_carries_a_range_from_its_own_held_out_runs() {
+        let pts = calibration();
+        let trn2 = crate::catalog::find("trn2").unwrap();
+        let ((lo, hi), basis) = serving_errors_for(&pts, &trn2).unwrap();
+        assert!(basis.contains("held-out Trainium2 serving runs"), "{basis}");
+        assert!(lo <= 0.0 && hi >= 0.0 && hi > lo);
+        let [tps, usd] = serving_band(100.0, 2.0, (lo, hi));
+        assert!(tps.0 <= 100.0 && 100.0 <= tps.1 && usd.0 <= 2.0 && 2.0 <= usd.1);
+        // Each held-out Trn2 point's own speed error lies inside the range.
+        for p in pts
+            .iter()
+            .filter(|p| p.system == "trn2-16" && p.role.is_held_out())
+        {
+            let e = p.speed_error().unwrap();
+            assert!(e >= lo && e <= hi, "{}: {e}", p.label);
+        }
+        // A chip with no held-out serving run gets no range.
+        let tpu = crate::catalog::find("tpu-v6e").unwrap();
+        assert!(serving_errors_for(&pts, &tpu).is_none());
     }
 
     #[test]

@@ -10,6 +10,9 @@ use crate::state::use_scenario;
 use crate::widgets::{Derived, Fig};
 
 /// Inputs, result cards, cost breakdown and tornado.
+/// A chip's serving speed-error range and its description.
+type ServeRange = ((f64, f64), String);
+
 #[component]
 pub fn WorkloadPage() -> impl IntoView {
     let sc = use_scenario();
@@ -21,6 +24,8 @@ pub fn WorkloadPage() -> impl IntoView {
     // The band's error range depends on the chip alone: kept with the chip it was worked out
     // for, and worked out again only when the chip changes.
     let errors = StoredValue::new((String::new(), ((0.0, 0.0), String::new())));
+    // The serving range, by chip: its own held-out serving runs, or none.
+    let serve_errors = StoredValue::new((String::from("?"), None::<ServeRange>));
     let swings = Memo::new(move |_| {
         report.with(|r| {
             r.as_ref()
@@ -61,8 +66,23 @@ pub fn WorkloadPage() -> impl IntoView {
                             |_| ((0.0, 0.0), String::new()),
                             |c| points.with_value(|pts| engine::uncertainty::errors_for(pts, &c)),
                         );
-                        errors.set_value((id, e));
+                        errors.set_value((id.clone(), e));
                     }
+                    if serve_errors.with_value(|(c, _)| *c != id) {
+                        let e = engine::find(&id).ok().and_then(|c| {
+                            points.with_value(|pts| engine::uncertainty::serving_errors_for(pts, &c))
+                        });
+                        serve_errors.set_value((id.clone(), e));
+                    }
+                    let serve_range = serve_errors.with_value(|(_, e)| e.clone());
+                    let serve_band = match (&r.infer, r.infer_usd_per_mtok, &serve_range) {
+                        (Some(i), Some(c), Some((e, _))) => Some(engine::uncertainty::serving_band(i.tokens_per_s_per_chip, c, *e)),
+                        _ => None,
+                    };
+                    let serve_note = serve_range.as_ref().map_or_else(
+                        || "Serving: no held-out serving run on this chip is in the calibration set, so its serving figures carry no range.".to_string(),
+                        |(_, b)| format!("Serving range: {b}."),
+                    );
                     let ((lo, hi), basis) = errors.with_value(|(_, e)| e.clone());
                     let band = engine::uncertainty::band(&j, &r, (lo, hi), &basis);
                     let eff = chip.as_ref().map(|c| engine::job::efficiency(&j, c));
@@ -76,7 +96,7 @@ pub fn WorkloadPage() -> impl IntoView {
                         if rate.note.is_empty() { String::new() } else { format!(" ({})", rate.note) },
                         eff.map_or_else(String::new, |e| sig(e.value * 100.0, 3)),
                         eff.map_or("", |e| if e.source.is_user() { "set by you" } else { e.note }),
-                    );
+                    ) + " " + &serve_note;
                     view! {
                         <div class="cards" id="job-cards">
                             <Card title="Tokens per second" id="tokens-per-s" value=r.train.tokens_per_s>
@@ -121,6 +141,11 @@ pub fn WorkloadPage() -> impl IntoView {
                                     Some(i) => view! {
                                         <Derived text=format!("{} tok/s per chip · {} per cluster · {}/token", thousands(i.tokens_per_s_per_chip), thousands(i.tokens_per_s), i.latency_per_token)
                                             formula=format!("{} chips per replica × {} replicas; decode is {}-bound; prefill of a batch {}. {}", i.chips_needed, i.replicas, i.decode_bound, i.prefill, i.formula)/>
+                                        {serve_band.map(|[t, _]| view! {
+                                            <span class="band" id="serve-band" data-low=t.0 data-high=t.1>
+                                                {format!("{}–{} tok/s per chip", thousands(t.0), thousands(t.1))}
+                                            </span>
+                                        })}
                                     }.into_any(),
                                     None => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
                                 }}
@@ -129,6 +154,11 @@ pub fn WorkloadPage() -> impl IntoView {
                                 {match (r.infer_usd_per_mtok, infer) {
                                     (Some(c), Some(i)) => view! {
                                         <Derived text=format!("${} · {} chips/replica", sig(c, 4), i.chips_needed) formula=i.formula.clone()/>
+                                        {serve_band.map(|[_, u]| view! {
+                                            <span class="band" id="serve-mtok-band" data-low=u.0 data-high=u.1>
+                                                {format!("${}–{}", sig(u.0, 3), sig(u.1, 3))}
+                                            </span>
+                                        })}
                                     }.into_any(),
                                     _ => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
                                 }}
