@@ -783,6 +783,18 @@ fn estimate_with(
             bw: c.bw,
             formula: c.formula,
         };
+        if op == Op::AllToAll {
+            // NCCL sends an all-to-all directly to every peer, across nodes too.
+            return match algorithm {
+                Algorithm::Auto | Algorithm::Direct => {
+                    let t = from(nccl::alltoall(l, nodes, s));
+                    Ok(finish(op, Algorithm::Direct, ranks, bytes, t))
+                }
+                _ => Err(na(
+                    "across nodes NCCL sends an all-to-all directly to every peer",
+                )),
+            };
+        }
         let ring = nccl::ring(l, nodes, op, s).map(from);
         let tree = if op == Op::AllReduce {
             nccl::tree(l, nodes, s).map(from)
@@ -819,11 +831,16 @@ fn estimate_with(
             _ => return Err(na("across nodes only ring and hierarchical run")),
         }
     };
+    Ok(finish(op, algo, ranks, bytes, t))
+}
+
+/// An estimate from its latency and bandwidth parts.
+fn finish(op: Op, algorithm: Algorithm, ranks: u32, bytes: Bytes, t: Terms) -> Estimate {
     let time = t.lat + t.bw;
-    let algbw = s / time;
-    Ok(Estimate {
+    let algbw = bytes.get() / time;
+    Estimate {
         op,
-        algorithm: algo,
+        algorithm,
         ranks,
         bytes,
         time: Seconds::new(time),
@@ -832,7 +849,7 @@ fn estimate_with(
         algbw: BytesPerSec::new(algbw),
         busbw: BytesPerSec::new(algbw * op.bus_factor(ranks)),
         formula: t.formula,
-    })
+    }
 }
 
 /// Scale-up, then scale-out across nodes on each chip's shard, then scale-up again.

@@ -24,6 +24,13 @@ pub static P5_SCALING: Citation = Citation {
     url: "https://github.com/crazyguitar/aws-gpu-communication-benchmark/blob/a77f70db668034b75db9a430b3cd718f59a6c232/data/nccl_all_reduce.csv",
     date: "2025-10-18",
 };
+/// p5.48xlarge all-to-all on 2 to 32 nodes, from the same benchmark set.
+pub static P5_ALLTOALL: Citation = Citation {
+    key: "P5-ALLTOALL",
+    title: "crazyguitar/aws-gpu-communication-benchmark, data/nccl_alltoall.csv: nccl-tests alltoall_perf on 2, 4, 8, 16 and 32 × p5.48xlarge (SageMaker HyperPod, EFA)",
+    url: "https://github.com/crazyguitar/aws-gpu-communication-benchmark/blob/a77f70db668034b75db9a430b3cd718f59a6c232/data/nccl_alltoall.csv",
+    date: "2025-10-18",
+};
 /// Users' H100 clusters over InfiniBand NDR, 2 to 8 nodes.
 pub static NCCL_TESTS_309: Citation = Citation {
     key: "NCCL-TESTS-309",
@@ -430,6 +437,39 @@ pub fn points() -> Vec<CollectivePoint> {
             role,
             note,
         ));
+    }
+    // All-to-all across nodes: NCCL and RCCL send to every peer directly, so (m−1)/m of each
+    // GPU's bytes cross its NIC. The model ran a ring (1/n on the NIC) and was 2.7 to 5.7
+    // times too fast; these were in view while the direct sends were built, with nothing
+    // fitted to them: tuned against.
+    let a2a_note = "in view while NCCL's direct all-to-all across nodes was built (no parameter fitted; the NIC rate is the all-reduce's): tuned against";
+    for (label, system, nodes, bytes, busbw, source, role, note) in [
+        ("2 × p5.48xlarge all-to-all 2 GiB", "hgx-h100-8", 2, Bytes::gib(2.0), 79.25, &P5_ALLTOALL, Role::TunedAgainst, a2a_note),
+        ("4 × p5.48xlarge all-to-all 2 GiB", "hgx-h100-8", 4, Bytes::gib(2.0), 54.07, &P5_ALLTOALL, Role::TunedAgainst, a2a_note),
+        ("8 × p5.48xlarge all-to-all 2 GiB", "hgx-h100-8", 8, Bytes::gib(2.0), 49.63, &P5_ALLTOALL, Role::TunedAgainst, a2a_note),
+        ("16 × p5.48xlarge all-to-all 2 GiB", "hgx-h100-8", 16, Bytes::gib(2.0), 44.23, &P5_ALLTOALL, Role::TunedAgainst, a2a_note),
+        ("32 × p5.48xlarge all-to-all 2 GiB", "hgx-h100-8", 32, Bytes::gib(2.0), 40.78, &P5_ALLTOALL, Role::TunedAgainst, a2a_note),
+        ("2 × HGX B300 all-to-all 8 GiB (OCI)", "hgx-b300-8", 2, Bytes::gib(8.0), 180.98, &OCI_QUICKSTART, Role::TunedAgainst, a2a_note),
+        ("2 × MI355X all-to-all 16 GiB (OCI, RCCL)", "mi355x-8", 2, Bytes::gib(16.0), 86.73, &OCI_QUICKSTART, Role::TunedAgainst, a2a_note),
+        ("4 × MI355X all-to-all 16 GiB (OCI, RCCL)", "mi355x-8", 4, Bytes::gib(16.0), 50.63, &OCI_QUICKSTART, Role::TunedAgainst, a2a_note),
+        ("GB200 NVL72, two racks, all-to-all 8 GiB (OCI)", "gb200-nvl72", 2, Bytes::gib(8.0), 89.70, &OCI_QUICKSTART, Role::TunedAgainst, "32 four-GPU trays over two racks (the model takes two full racks); in view while NCCL's direct all-to-all across nodes was built: tuned against"),
+        ("GB200 NVL72, three racks, all-to-all 8 GiB (OCI)", "gb200-nvl72", 3, Bytes::gib(8.0), 62.49, &OCI_QUICKSTART, Role::TunedAgainst, "48 four-GPU trays over three racks; in view while NCCL's direct all-to-all across nodes was built: tuned against"),
+        ("GB300 NVL72, two racks, all-to-all 16 GiB (OCI)", "gb300-nvl72", 2, Bytes::gib(16.0), 47.67, &OCI_QUICKSTART, Role::Departs, "32 four-GPU trays over two racks, RoCE 8 × 400G: 47.7 GB/s is half GB200's over two racks with twice the NICs per GPU, so the run is bound by something the page does not state (its all-reduce, 738 GB/s, is not); the model, at the NICs' rate, departs"),
+        ("8 × HGX B300 all-to-all 8 GiB (OCI)", "hgx-b300-8", 1, Bytes::gib(8.0), 675.55, &OCI_QUICKSTART, Role::TunedAgainst, "one node, direct over NVLink (a path this change leaves as it was); in view while the direct sends across nodes were built: tuned against"),
+        ("8 × MI355X all-to-all 16 GiB (OCI, RCCL)", "mi355x-8", 1, Bytes::gib(16.0), 361.13, &OCI_QUICKSTART, Role::TunedAgainst, "one node, direct over Infinity Fabric (a path this change leaves as it was); in view while the direct sends across nodes were built: tuned against"),
+    ] {
+        out.push(CollectivePoint {
+            label,
+            system,
+            nodes,
+            op: Op::AllToAll,
+            algorithm: Algorithm::Auto,
+            bytes,
+            measured: Measured::Busbw(busbw * 1e9),
+            source,
+            role,
+            note,
+        });
     }
     out.push(CollectivePoint {
         label: "128 × HGX H100 ring all-reduce 16 GiB (1,024 GPUs)",

@@ -859,7 +859,7 @@ pub fn points() -> Vec<RunPoint> {
             },
             644_781.55,
             Role::Departs,
-            "TP2 PP16 DP32 with EP64 over TP × DP (taken as EP32 over DP, the experts each chip holds alike), GBS 8192, 4K sequences. The model is three times too fast: it lacks what expert parallelism costs across nodes (token permutation, all-to-alls over the network at the rates nccl-tests measure, 40–80 GB/s on p5) and its many small expert GEMMs",
+            "TP2 PP16 DP32 with EP64 over TP × DP (taken as EP32 over DP, the experts each chip holds alike), GBS 8192, 4K sequences. Entered three times too fast (+198%); with the all-to-alls across nodes sent directly at the NICs' rate, as nccl-tests measure them, it is +71%: the model still lacks token permutation and the efficiency of many small expert GEMMs",
         ),
         (
             "B200, DeepSeek-V3 pretraining, 256 GPUs, MXFP8 (Megatron-Bridge 26.04.01)",
@@ -881,7 +881,7 @@ pub fn points() -> Vec<RunPoint> {
             },
             3328.0 * 256.0,
             Role::Departs,
-            "TP1 PP8 VP2 EP32, GBS 4096, 4K sequences; expert routing forced balanced (a best case). The model is 1.6 times too fast: it lacks the expert GEMMs' grouped-GEMM efficiency, token permutation and the all-to-alls across four nodes",
+            "TP1 PP8 VP2 EP32, GBS 4096, 4K sequences; expert routing forced balanced (a best case). Entered 1.6 times too fast (+59%); with the all-to-alls across four nodes at the NICs' rate the model is now 45% slow: it lacks what Megatron does to shrink and hide them (tokens dispatched in FP8, each sent once per node, the all-to-alls overlapped with another micro-batch's compute), as well as the expert GEMMs' efficiency and token permutation",
         ),
         (
             "B200, Qwen3-30B-A3B pretraining, 8 GPUs, MXFP8 (Megatron-Bridge 26.04)",

@@ -331,6 +331,34 @@ pub fn tree_load(nodes: u32) -> f64 {
     f64::from(busiest) / 2.0
 }
 
+/// An all-to-all across `nodes` NVLink domains as NCCL runs it: a send to and a receive from
+/// every peer at once, no ring. Of each GPU's S bytes, (m−1)/m go to GPUs of other nodes
+/// through the GPU's own NIC share and (n−1)/(n·m) to its node's GPUs over NVLink, at the
+/// same time; a ring would put only 1/n of them on the NIC, which an all-to-all cannot do.
+#[must_use]
+pub fn alltoall(l: &Links, nodes: u32, s: f64) -> Choice {
+    let n = f64::from(l.n);
+    let m = f64::from(nodes.max(1));
+    let inter = s * (m - 1.0) / m;
+    let intra = s * (n - 1.0) / (n * m);
+    let (base, _, net) = Proto::Simple.ring();
+    let lat = (base + net) * 1e-6 + 2.0 * l.net_extra;
+    let bw = (inter / l.net_bw).max(intra / l.ring_bw);
+    Choice {
+        lat,
+        bw,
+        name: "direct".into(),
+        formula: crate::collective::say!(
+            l.explain,
+            "NCCL direct sends to every peer: {} + max(S·(m−1)/m ÷ the GPU's NIC share {}, S·(n−1)/(n·m) ÷ NVLink {}) with m={nodes}, n={}",
+            us(lat),
+            bps(l.net_bw),
+            bps(l.ring_bw),
+            l.n
+        ),
+    }
+}
+
 /// NVLS all-reduce on one domain, or NVLS inside each domain and a tree across domains;
 /// without NVLS, a ring-like chain inside each domain and a tree across. The phases stream
 /// chunk by chunk, so the slowest stage sets the rate.

@@ -204,6 +204,29 @@ fn nvls_holds_its_bus_rate_as_ranks_are_added() {
 }
 
 #[test]
+fn an_all_to_all_across_nodes_is_bound_by_the_nics() {
+    // Of each GPU's S bytes, (m−1)/m go to other nodes: no algorithm can move them faster
+    // than the GPU's share of its node's NICs (nccl-tests on p5: 79 GB/s busbw on 2 nodes,
+    // 41 on 32; the ring NCCL never runs for it put only 1/n on the NIC).
+    for id in ["hgx-h100-8", "hgx-b200-8", "gb200-nvl72", "mi355x-8"] {
+        for m in [2_u32, 4, 8, 32] {
+            let c = cluster(id, m);
+            let e = estimate(&c, Op::AllToAll, Bytes::gib(2.0), Algorithm::Auto).unwrap();
+            let sys = &c.system;
+            let nic = sys.scale_out.value.get() * sys.scale_out_efficiency.value;
+            let bound = nic * f64::from(m) / f64::from(m - 1);
+            assert!(
+                e.algbw.get() <= bound * 1.0001,
+                "{id} on {m}: {} above the NICs' {}",
+                e.algbw.get(),
+                bound
+            );
+            assert_eq!(e.algorithm, Algorithm::Direct, "{id} on {m}");
+        }
+    }
+}
+
+#[test]
 fn small_messages_cross_nodes_hierarchically() {
     let c = cluster("hgx-b200-8", 2);
     let e = estimate(&c, Op::AllReduce, Bytes::new(8.0), Algorithm::Auto).unwrap();
