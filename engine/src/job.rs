@@ -111,7 +111,8 @@ pub struct Job {
     /// Failures: checkpoint write bandwidth per chip, bytes/s (`None`: 1 GB/s).
     pub ckpt_bytes_per_s: Option<f64>,
     /// The model version: 5 (today's) makes a prefill pay its tensor-parallel all-reduces
-    /// and its launches besides its FLOPs; 4 lets FSDP (ZeRO-3) prefetch, hiding its gathers and
+    /// and its launches besides its FLOPs, and serves Trainium in the shapes Neuron compiles
+    /// (prompts one at a time in power-of-two buckets); 4 lets FSDP (ZeRO-3) prefetch, hiding its gathers and
     /// reduce-scatters behind compute, and gives Trainium's decode steps Neuron's fixed time
     /// per layer; 3 costs pipeline sends, searches ZeRO-2/3 and context
     /// parallelism, and serves mixtures of experts expert-parallel (streaming only the
@@ -602,6 +603,7 @@ pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u3
         expert_parallel: job.model_version >= 3,
         // Links made before model version 4 keep their serving model.
         prefill_overheads: job.model_version >= 5,
+        static_shapes: job.model_version >= 5,
         neuron_layer_fixed_s: if job.model_version >= 4 {
             workload::NEURON_LAYER_FIXED_S
         } else {

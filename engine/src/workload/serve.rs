@@ -120,8 +120,13 @@ pub struct InferConfig {
     /// tokens and its kernel launches (links of model version 4 and earlier priced FLOPs
     /// alone).
     pub prefill_overheads: bool,
-    /// The shapes the deployment was compiled for (`None`: shapes that follow the load).
+    /// The shapes the deployment was compiled for (`None`: on Trainium, when
+    /// `static_shapes` is set, its batch of sequences of the prompt and output, in buckets of
+    /// powers of two; elsewhere shapes that follow the load).
     pub compiled: Option<Compiled>,
+    /// Trainium runs only shapes compiled ahead of time, so with no `compiled` given it runs
+    /// the batch's (links of model version 4 and earlier did not).
+    pub static_shapes: bool,
 }
 
 /// Most tokens a step may draft.
@@ -167,6 +172,7 @@ impl InferConfig {
             expert_parallel: true,
             prefill_overheads: true,
             compiled: None,
+            static_shapes: true,
         }
     }
 }
@@ -370,8 +376,15 @@ pub(crate) fn infer_with(
         (m.params_total() - routed_all + touched * per_expert) * bytes
     };
     // A compiled deployment runs its compiled batch, and attends over the bucket its context
-    // falls in, whatever the live load.
-    let (b_run, ctx_run) = match cfg.compiled {
+    // falls in, whatever the live load. Neuron compiles every deployment.
+    let compiled = cfg.compiled.or_else(|| {
+        (cfg.static_shapes && chip.vendor == "AWS").then_some(Compiled {
+            batch: cfg.batch,
+            seq: cfg.prompt + cfg.output,
+            buckets: &[],
+        })
+    });
+    let (b_run, ctx_run) = match compiled {
         Some(c) => (b.max(f64::from(c.batch)), c.bucket(mean_ctx)),
         None => (b, mean_ctx),
     };
@@ -435,7 +448,7 @@ pub(crate) fn infer_with(
     // batch's prompts run in one pass. A pass runs its FLOPs or streams the weights,
     // whichever is slower (short prompts are bound by the weights, as a decode step is), then
     // the all-reduces of its fresh tokens and every layer's launches.
-    let (padded, passes) = match cfg.compiled {
+    let (padded, passes) = match compiled {
         Some(c) => (c.bucket(prompt), b),
         None => (prompt, 1.0),
     };
@@ -500,20 +513,21 @@ pub(crate) fn infer_with(
             cfg.kernel_factor,
             if cfg.prefill_overheads {
                 format!(
-                    "{} × (max(prompt{} FLOPs ÷ (t·peak·e), weights ÷ (t·BW·e)) {} + TP all-reduces {} + launches {}) = {}",
-                    if cfg.compiled.is_some() {
-                        "B prompts one at a time"
+                    "{}max(FLOPs{} ÷ (t·peak·e), weights ÷ (t·BW·e)) {} + TP all-reduces {} + launches {}{} = {}",
+                    if compiled.is_some() {
+                        "B prompts one at a time, each "
                     } else {
-                        "one pass of the B prompts"
+                        "the B prompts in one pass: "
                     },
                     if padded > prompt {
-                        format!(" padded to its {padded:.0}-token bucket")
+                        format!(" of the prompt padded to its {padded:.0}-token bucket")
                     } else {
                         String::new()
                     },
                     Seconds::new(pre[0]),
                     Seconds::new(pre[1]),
                     Seconds::new(pre[2]),
+                    if compiled.is_some() { ", × B" } else { "" },
                     Seconds::new(prefill)
                 )
             } else {
@@ -713,9 +727,10 @@ mod tests {
         // One live sequence on a graph compiled for 32 costs what 32 sequences at the
         // bucket's length cost (1,923 + 250 / 2 = 2,048 tokens on average).
         let (cl, chip) = on("trn2-16");
-        let cfg = |batch, prompt, compiled| InferConfig {
+        let cfg = |batch, prompt, compiled: Option<Compiled>| InferConfig {
             tp: Some(1),
             compiled,
+            static_shapes: compiled.is_some(),
             ..InferConfig::new(
                 find_model("llama3-8b").unwrap(),
                 Dtype::Bf16,
@@ -732,6 +747,33 @@ mod tests {
         // Its prompt is prefilled padded to the 2,048-token bucket.
         assert!(one.prefill.get() > 1.3 * free.prefill.get());
         assert!(one.formula.contains("2048-token bucket"), "{}", one.formula);
+        // With no shapes given, Trainium runs the batch's own: prompts one at a time in
+        // power-of-two buckets; other chips follow the load.
+        let own = infer(
+            &cl,
+            &chip,
+            &InferConfig {
+                static_shapes: true,
+                ..cfg(4, 1500, None)
+            },
+        )
+        .unwrap();
+        assert!(
+            own.formula.contains("one at a time") && own.formula.contains("1750-token bucket"),
+            "{}",
+            own.formula
+        );
+        let (hcl, hchip) = on("hgx-h100-8");
+        let gpu = infer(
+            &hcl,
+            &hchip,
+            &InferConfig {
+                static_shapes: true,
+                ..cfg(4, 1500, None)
+            },
+        )
+        .unwrap();
+        assert!(gpu.formula.contains("in one pass"), "{}", gpu.formula);
     }
 
     #[test]
