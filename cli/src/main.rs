@@ -739,8 +739,8 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 Ok(pretty(&v))
             } else {
                 Ok(format!(
-                    "{} in {}: {} chips per replica, {:.0} tokens/s per chip, ${:.3} per million tokens\n{}",
-                    cfg.model.name, cfg.dtype, r.chips_needed, r.tokens_per_s_per_chip,
+                    "{} in {}: {} chip{} per replica, {:.0} tokens/s per chip, ${:.3} per million tokens\n{}",
+                    cfg.model.name, cfg.dtype, r.chips_needed, if r.chips_needed == 1 { "" } else { "s" }, r.tokens_per_s_per_chip,
                     v["cost_per_mtok_usd"].as_f64().unwrap_or(0.0), r.formula
                 ))
             }
