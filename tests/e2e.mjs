@@ -441,6 +441,12 @@ test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search t
   await page.waitForFunction((v) => Number(document.querySelector('#serving').dataset.value) !== v, serving);
   // 288 chips at 72 per rack.
   assert.equal(Number(await page.getAttribute('#racks', 'data-value')), 4);
+  // A mixture of experts: the busiest expert rank sets the pace, and the link keeps it.
+  const balanced = Number(await page.getAttribute('#tokens-per-s', 'data-value'));
+  await page.fill('input[name=wimb]', '1.5');
+  await page.press('input[name=wimb]', 'Enter');
+  await urlHas(page, 'wimb', '1.5');
+  await page.waitForFunction((v) => Number(document.querySelector('#tokens-per-s').dataset.value) < v, balanced);
   // The overlap from the link is used.
   assert.match(await page.textContent('.workload-page'), /20% of communication hidden/);
   // The layout search runs to the end in slices and lists the fastest layouts.

@@ -36,7 +36,8 @@ commands:
   train --system ID --model M --dtype F [--nodes N] [--tokens T] [--batch GBS]
         [--tp T --pp P --dp D [--cp C] [--zero 0-3] [--ep E] [--interleave V]
         [--recompute on|off]]
-        [--overlap F] [--usd-per-chip-hour X | --price-basis KIND@DATE] [--json]
+        [--overlap F] [--expert-imbalance X]
+        [--usd-per-chip-hour X | --price-basis KIND@DATE] [--json]
                                          step time, tokens/s, MFU, time and cost to train
   infer --system ID --model M --dtype F --batch B [--nodes N] [--prompt P] [--output O]
         [--tp T] [--matmul-efficiency F] [--memory-efficiency F]
@@ -522,6 +523,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     "cp",
                     "zero",
                     "overlap",
+                    "expert-imbalance",
                     "usd-per-chip-hour",
                     "price-basis",
                 ],
@@ -550,6 +552,18 @@ fn run(args: &[String]) -> Result<String, Usage> {
             };
             cfg.tp_overlap = ov;
             cfg.dp_overlap = ov;
+            if let Some(x) = a.value("expert-imbalance") {
+                // The link key's range, so a flag and its key accept the same values.
+                let (lo, hi) = engine::job::range("wimb").unwrap_or((1.0, 1.0));
+                cfg.expert_imbalance = match x.trim().parse::<f64>() {
+                    Ok(v) if (lo..=hi).contains(&v) => v,
+                    _ => {
+                        return Err(Usage(format!(
+                            "--expert-imbalance must be a number from {lo} to {hi} (the busiest expert-parallel rank's tokens over the mean), got '{x}'"
+                        )))
+                    }
+                };
+            }
             let r = match (a.value("tp"), a.value("pp"), a.value("dp"), a.value("cp")) {
                 (None, None, None, None) if a.value("zero").is_none() => {
                     workload::best_layout(&cluster, &chip, &cfg)?

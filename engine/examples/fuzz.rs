@@ -98,6 +98,7 @@ const RANGES: &[(&str, f64, f64)] = &[
     ("wrepair", 0.01, 720.0),
     ("wrestart", 0.1, 600.0),
     ("wckpt", 1e6, 1e12),
+    ("wimb", 1.0, 64.0),
 ];
 
 /// Values that are wrong almost everywhere.

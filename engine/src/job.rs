@@ -110,9 +110,13 @@ pub struct Job {
     pub restart_min: Option<f64>,
     /// Failures: checkpoint write bandwidth per chip, bytes/s (`None`: 1 GB/s).
     pub ckpt_bytes_per_s: Option<f64>,
+    /// Mixtures of experts: tokens the busiest expert-parallel rank receives over the mean
+    /// (`None`: 1, balanced, as Megatron's published benchmarks force routing).
+    pub expert_imbalance: Option<f64>,
     /// The model version: 5 (today's) makes a prefill pay its tensor-parallel all-reduces
-    /// and its launches besides its FLOPs, and serves Trainium in the shapes Neuron compiles
-    /// (prompts one at a time in power-of-two buckets); 4 lets FSDP (ZeRO-3) prefetch, hiding its gathers and
+    /// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles
+    /// (prompts one at a time in power-of-two buckets) and trains a mixture of experts'
+    /// routed GEMMs as a grouped GEMM; 4 lets FSDP (ZeRO-3) prefetch, hiding its gathers and
     /// reduce-scatters behind compute, and gives Trainium's decode steps Neuron's fixed time
     /// per layer; 3 costs pipeline sends, searches ZeRO-2/3 and context
     /// parallelism, and serves mixtures of experts expert-parallel (streaming only the
@@ -174,6 +178,7 @@ impl Default for Job {
             fail_rate: None,
             repair_h: None,
             restart_min: None,
+            expert_imbalance: None,
             ckpt_bytes_per_s: None,
         }
     }
@@ -351,7 +356,7 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
 
 /// The accepted range of each numeric input of a job, by its link key. Links, scenario files,
 /// the CLI and [`evaluate`] all hold a job to these, so one rule decides what is a job.
-pub const RANGES: [(&str, &str, f64, f64); 22] = [
+pub const RANGES: [(&str, &str, f64, f64); 23] = [
     ("wtokens", "training tokens", 1.0, 1e16),
     ("weff", "matmul efficiency", 0.01, 1.0),
     ("wprice", "$ per chip-hour", 0.0001, 1000.0),
@@ -374,6 +379,12 @@ pub const RANGES: [(&str, &str, f64, f64); 22] = [
     ("wrepair", "repair hours", 0.01, 720.0),
     ("wrestart", "restart minutes", 0.1, 600.0),
     ("wckpt", "checkpoint write bytes/s per chip", 1e6, 1e12),
+    (
+        "wimb",
+        "expert imbalance (busiest rank over the mean)",
+        1.0,
+        workload::MAX_EXPERT_IMBALANCE,
+    ),
 ];
 
 /// The range of numeric input `key` (a link key), if it has one.
@@ -390,7 +401,7 @@ pub const MAX_CHIPS: u64 = 1 << 20;
 
 impl Job {
     /// Each numeric input with its link key (unset optional inputs left out).
-    fn numbers(&self) -> [(&'static str, Option<f64>); 22] {
+    fn numbers(&self) -> [(&'static str, Option<f64>); 23] {
         [
             ("wtokens", Some(self.tokens)),
             ("weff", self.efficiency),
@@ -414,6 +425,7 @@ impl Job {
             ("wrepair", self.repair_h),
             ("wrestart", self.restart_min),
             ("wckpt", self.ckpt_bytes_per_s),
+            ("wimb", self.expert_imbalance),
         ]
     }
 
@@ -499,6 +511,8 @@ fn train_config(
     cfg.dp_overlap = ov;
     cfg.pipeline_sends = job.model_version >= 3;
     cfg.fsdp_prefetch = job.model_version >= 4;
+    cfg.grouped_experts = job.model_version >= 5;
+    cfg.expert_imbalance = job.expert_imbalance.unwrap_or(1.0);
     Ok(cfg)
 }
 

@@ -554,6 +554,7 @@ impl Scenario {
             ("wrepair", j.repair_h),
             ("wrestart", j.restart_min),
             ("wckpt", j.ckpt_bytes_per_s),
+            ("wimb", j.expert_imbalance),
         ] {
             if let Some(x) = v {
                 q.push(format!("{k}={x}"));
@@ -886,6 +887,7 @@ impl Scenario {
                             "wrepair" => s.job.repair_h = Some(x),
                             "wrestart" => s.job.restart_min = Some(x),
                             "wckpt" => s.job.ckpt_bytes_per_s = Some(x),
+                            "wimb" => s.job.expert_imbalance = Some(x),
                             "wtpot" => s.job.tpot_s = x,
                             _ => s.job.usd_per_kwh = x,
                         },
@@ -1120,7 +1122,7 @@ mod tests {
             "wkwh", "wopt", "wbasis", "wread", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet",
             "wload", "wref", "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft",
             "wacc", "wprefix", "wpsys", "wdsys", "wlm", "wfrate", "wrepair", "wrestart", "wckpt",
-            "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
+            "wimb", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
         ];
         let values = [
             "",
@@ -1355,6 +1357,7 @@ mod tests {
                 repair_h: Some(12.0),
                 restart_min: Some(4.0),
                 ckpt_bytes_per_s: Some(5e9),
+                expert_imbalance: Some(1.25),
             },
             kernel: crate::kernels::KernelSpec {
                 kernel: crate::kernels::Kernel::Softmax,

@@ -37,7 +37,10 @@ pub use serve::{
     infer, tokens_per_step, Compiled, DecodeParts, InferConfig, InferReport, MAX_DRAFT,
     NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
-pub use train::{train, training_memory, Layout, Memory, StepParts, TrainConfig, TrainReport};
+pub use train::{
+    train, training_memory, Layout, Memory, StepParts, TrainConfig, TrainReport,
+    MAX_EXPERT_IMBALANCE,
+};
 pub(crate) use train::{train_in, CommMemo};
 
 /// Why a workload cannot be evaluated.
@@ -308,6 +311,75 @@ mod tests {
     }
 
     #[test]
+    fn the_busiest_expert_rank_sets_the_pace() {
+        let (cl, chip, mut cfg) = deepseek_on_trn2_ultra();
+        cfg.layout = Layout {
+            tp: 4,
+            pp: 4,
+            dp: 64,
+            ep: 32,
+            ..Layout::START
+        };
+        let even = train(&cl, &chip, &cfg).unwrap();
+        cfg.expert_imbalance = 1.5;
+        let skewed = train(&cl, &chip, &cfg).unwrap();
+        // The all-to-alls wait on the busiest rank's tokens: 1.5 times as long.
+        assert!((skewed.ep_comm.get() / even.ep_comm.get() - 1.5).abs() < 1e-9);
+        // The routed experts' GEMMs too, the rest of the step not at all.
+        assert!(skewed.parts.gemm.get() > even.parts.gemm.get());
+        assert!(skewed.parts.gemm.get() < 1.5 * even.parts.gemm.get());
+        assert_eq!(skewed.parts.attention, even.parts.attention);
+    }
+
+    #[test]
+    fn each_expert_reads_its_own_weights_however_few_its_tokens() {
+        // 128 experts on every chip (no expert parallelism) and short micro-batches: each
+        // expert's GEMM streams its weights for 16 tokens, which one GEMM over all routed
+        // tokens (before model version 5) did not see.
+        let (cl, chip, mut cfg) = deepseek_on_trn2_ultra();
+        let q30 = find_model(
+            "m:l48,d2048,h32,kv4,f6144,v151936,s256,e128,k8,ef768,hd128,n:Qwen3-30B-A3B",
+        )
+        .unwrap();
+        let small = Cluster {
+            system: find("trn2-16").unwrap(),
+            nodes: 1,
+        };
+        let mut q = TrainConfig::new(
+            q30,
+            Dtype::Bf16,
+            64,
+            Layout {
+                tp: 4,
+                pp: 1,
+                dp: 4,
+                ..Layout::START
+            },
+            0.5,
+        );
+        let gemm =
+            |cl: &Cluster, cfg: &TrainConfig| train(cl, &chip, cfg).unwrap().parts.gemm.get();
+        let grouped = gemm(&small, &q);
+        q.grouped_experts = false;
+        let one = gemm(&small, &q);
+        assert!(grouped > 1.5 * one, "{grouped} against {one}");
+        cfg.grouped_experts = true;
+        // With expert parallelism and long sequences each expert gets many tokens: the
+        // grouped GEMM costs what one GEMM does, to within its weights' reads.
+        cfg.layout = Layout {
+            tp: 16,
+            pp: 4,
+            dp: 16,
+            ep: 16,
+            ..Layout::START
+        };
+        let g = gemm(&cl, &cfg);
+        cfg.grouped_experts = false;
+        let o = gemm(&cl, &cfg);
+        assert!(g >= o && g < 1.1 * o, "{g} against {o}");
+    }
+
+    #[test]
     fn uneven_stages_are_paced_by_the_largest() {
         // 61 layers over 4 stages: the largest holds 16, so the step is as slow as 64 over 4.
         let (cl, chip, mut cfg) = deepseek_on_trn2_ultra();
@@ -521,6 +593,8 @@ mod tests {
             tp_overlap: 0.0,
             pipeline_sends: true,
             fsdp_prefetch: true,
+            expert_imbalance: 1.0,
+            grouped_experts: true,
         };
         assert!(train(&cl, &chip, &cfg)
             .unwrap_err()

@@ -378,6 +378,12 @@ fn Inputs() -> impl IntoView {
                     </select>
                 </label>
                 {select("Format", "wdtype", dtypes, |j| j.dtype.id().to_string(), |j, v| if let Ok(d) = v.parse() { j.dtype = d })}
+                // A mixture of experts: how much more the busiest expert-parallel rank gets.
+                {move || sc.with(|s| workload::find_model(&s.job.model).is_ok_and(|m| m.experts > 0)).then(|| {
+                    let (lo, hi) = engine::job::range("wimb").unwrap_or((1.0, 1.0));
+                    num("Expert imbalance (busiest rank ÷ mean)", "wimb", |j| j.expert_imbalance.unwrap_or(1.0),
+                        |j, x| j.expert_imbalance = (x > 1.0).then_some(x), lo, hi, 0.05, false)
+                })}
                 {num("Nodes", "wnodes", |j| f64::from(j.nodes), |j, x| j.nodes = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
                 {num("Training tokens", "wtokens", |j| j.tokens, |j, x| j.tokens = x, 1e6, 1e16, 1e9, false)}
                 {num("Global batch (sequences)", "wgbs", |j| f64::from(j.global_batch), |j, x| j.global_batch = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}

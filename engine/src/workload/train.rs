@@ -86,7 +86,18 @@ pub struct TrainConfig {
     /// reduce-scatter run beside another layer's compute (model version 4 and later); without
     /// it they are exposed but for the platform's overlap.
     pub fsdp_prefetch: bool,
+    /// Tokens the busiest expert-parallel rank's experts receive, over the mean (1: routing
+    /// balanced, as Megatron's published MoE benchmarks force it). The routed experts'
+    /// GEMMs and the expert all-to-alls wait on that rank.
+    pub expert_imbalance: f64,
+    /// Whether a mixture of experts' routed GEMMs run as a grouped GEMM, each expert on the
+    /// roofline with its own weights (model version 5 and later); before, as one GEMM of all
+    /// routed tokens.
+    pub grouped_experts: bool,
 }
+
+/// The largest expert imbalance a job may set (every token on one rank of 64 is 64).
+pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
 
 impl TrainConfig {
     /// A configuration with no communication hidden behind compute.
@@ -108,6 +119,8 @@ impl TrainConfig {
             tp_overlap: 0.0,
             pipeline_sends: true,
             fsdp_prefetch: true,
+            expert_imbalance: 1.0,
+            grouped_experts: true,
         }
     }
 }
@@ -385,9 +398,31 @@ pub(crate) fn micro_batch_parts(
     let per_call = eff.per_gemm.value.get();
     let ffn_mats = if m.gated { 3.0 } else { 2.0 };
     let mut gemm = per_call * (2.0 + ffn_mats);
-    for (mm, n, k) in layer_gemms(m, tokens_mb, tp) {
-        let cost = OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype);
-        gemm += gemm_roof.place(cost).time.get();
+    let gemms = layer_gemms(m, tokens_mb, tp);
+    let place = |mm: f64, n: f64, k: f64| {
+        gemm_roof
+            .place(OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype))
+            .time
+            .get()
+    };
+    for (i, &(mm, n, k)) in gemms.iter().enumerate() {
+        let routed = m.experts > 0 && i + 1 == gemms.len();
+        gemm += if routed && cfg.grouped_experts {
+            // A grouped GEMM: each of the chip's experts multiplies the tokens routed to it
+            // by its own weights, which it reads whole however few its tokens; the shared
+            // experts see every token. The busiest rank sets the pace.
+            let ep = f64::from(cfg.layout.ep.max(1));
+            let local = (f64::from(m.experts) / ep).max(1.0);
+            let pairs = tokens_mb * f64::from(m.active_experts);
+            let shared = if m.shared_experts > 0 {
+                place(tokens_mb * f64::from(m.shared_experts), n, k)
+            } else {
+                0.0
+            };
+            local * place(pairs / local, n, k) * cfg.expert_imbalance.max(1.0) + shared
+        } else {
+            place(mm, n, k)
+        };
     }
     let side = side_dtype(cfg.dtype);
     let side_roof = Roofline::dense(chip, side).map_or(gemm_roof, |r| Roofline {
@@ -561,7 +596,8 @@ pub(crate) fn train_in(
             }
         };
         let per = if l.recompute { 6.0 } else { 4.0 };
-        one * per * moe_here * micro * (1.0 - cfg.tp_overlap)
+        // The busiest rank's tokens set the all-to-all's pace.
+        one * per * moe_here * micro * (1.0 - cfg.tp_overlap) * cfg.expert_imbalance.max(1.0)
     } else {
         0.0
     };
