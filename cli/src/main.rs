@@ -30,6 +30,8 @@ commands:
   collective --system ID --op OP --bytes SIZE [--nodes N] [--algo A] [--sim] [--json]
                                          time, algbw and busbw of one collective
   calibration [--json]                   the model against published measurements
+  keys [--json]                          every link key: its kind, range, default, the link
+                                         version it appeared in and what it sets
   claims [--json]                        vendors' claims beside the model's figure
   prices [--chip ID] [--json]            every published rental rate with its kind, date,
                                          region and source; the price bases and the default
@@ -294,12 +296,15 @@ fn run(args: &[String]) -> Result<String, Usage> {
             )?;
             no_positionals(&a)?;
             let sys = system::find(a.required("system")?)?;
-            let nodes = count(a.value("nodes"), "nodes", 1)?;
+            let nodes = keyed(a.value("nodes"), "nodes", "nodes", 1)?;
             let op: Op = a.required("op")?.parse()?;
             let bytes: Bytes = a.required("bytes")?.parse()?;
-            if !(1.0..=1e15).contains(&bytes.get()) {
+            let (lo, hi) = engine::scenario::keys::range("size").unwrap_or((1.0, 1e15));
+            if !(lo..=hi).contains(&bytes.get()) {
                 return Err(Usage(format!(
-                    "--bytes must be from 1 B to 1 PB, got {:e}",
+                    "--bytes must be from {} to {} (as the link key size), got {:e}",
+                    Bytes::new(lo).display_si(),
+                    Bytes::new(hi).display_si(),
                     bytes.get()
                 )));
             }
@@ -535,7 +540,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             let model = model_of(&a)?;
             let dtype: Dtype = a.required("dtype")?.parse()?;
             let tokens = positive(a.value("tokens"), "tokens", 1e12)?;
-            let batch = count(a.value("batch"), "batch", 1024)?;
+            let batch = keyed(a.value("batch"), "batch", "wgbs", 1024)?;
             let mut cfg = workload::TrainConfig::new(
                 model,
                 dtype,
@@ -693,9 +698,10 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 return serve_curve(&a, true);
             }
             let (cluster, chip) = cluster_of(&a)?;
-            let batch = count(
+            let batch = keyed(
                 a.value("batch").or(Some("")).filter(|x| !x.is_empty()),
                 "batch",
+                "wbatch",
                 0,
             )
             .and_then(|b| {
@@ -721,8 +727,8 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     model_of(&a)?,
                     a.required("dtype")?.parse()?,
                     batch,
-                    count(a.value("prompt"), "prompt", 1024)?,
-                    count(a.value("output"), "output", 256)?,
+                    keyed(a.value("prompt"), "prompt", "wpr", 1024)?,
+                    keyed(a.value("output"), "output", "wout", 256)?,
                 )
             };
             let cfg = knobs(&a, cfg)?;
@@ -757,6 +763,66 @@ fn run(args: &[String]) -> Result<String, Usage> {
                     cfg.model.name, cfg.dtype, r.chips_needed, if r.chips_needed == 1 { "" } else { "s" }, r.tokens_per_s_per_chip,
                     v["cost_per_mtok_usd"].as_f64().unwrap_or(0.0), r.formula
                 ))
+            }
+        }
+        "keys" => {
+            let a = Args::parse(rest, &[], &["json"])?;
+            no_positionals(&a)?;
+            let defaults = engine::scenario::keys::defaults();
+            let rows: Vec<(&engine::scenario::keys::Key, String)> = engine::scenario::keys::KEYS
+                .iter()
+                .map(|k| {
+                    let d = defaults
+                        .iter()
+                        .find(|(x, _)| *x == k.key)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default();
+                    (k, d)
+                })
+                .collect();
+            if a.flag("json") {
+                let keys: Vec<Value> = rows
+                    .iter()
+                    .map(|(k, d)| {
+                        let bounded = k.kind.bounded();
+                        json!({
+                            "key": k.key,
+                            "kind": k.kind.id(),
+                            "min": if bounded { json!(k.min) } else { Value::Null },
+                            "max": if bounded { json!(k.max) } else { Value::Null },
+                            "default": d,
+                            "since": k.since,
+                            "what": k.what,
+                        })
+                    })
+                    .collect();
+                Ok(pretty(
+                    &json!({ "version": engine::scenario::VERSION, "keys": keys }),
+                ))
+            } else {
+                let mut out = format!(
+                    "{} link keys (link version {}): key, kind, range, default, since, what\n",
+                    rows.len(),
+                    engine::scenario::VERSION
+                );
+                for (k, d) in &rows {
+                    let range = if k.kind.bounded() {
+                        format!("{}..{}", k.min, k.max)
+                    } else {
+                        "-".into()
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{:<8} {:<7} {:<22} {:<24} v{}  {}",
+                        k.key,
+                        k.kind.id(),
+                        range,
+                        if d.is_empty() { "-" } else { d.as_str() },
+                        k.since,
+                        k.what
+                    );
+                }
+                Ok(out)
             }
         }
         "scenario" => {
@@ -1062,7 +1128,7 @@ fn to_csv(rows: &[Value]) -> String {
 fn cluster_of(a: &Args<'_>) -> Result<(Cluster, engine::Chip), Usage> {
     let system = system::find(a.required("system")?)?;
     let chip = catalog::find(system.chip)?;
-    let nodes = count(a.value("nodes"), "nodes", 1)?;
+    let nodes = keyed(a.value("nodes"), "nodes", "wnodes", 1)?;
     Ok((Cluster { system, nodes }, chip))
 }
 
@@ -1082,6 +1148,22 @@ fn count(v: Option<&str>, name: &str, default: u32) -> Result<u32, Usage> {
             Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
             _ => Err(Usage(format!(
                 "--{name} must be a whole number from 1 to {MAX_COUNT}, got '{}'",
+                x.chars().take(40).collect::<String>()
+            ))),
+        },
+    }
+}
+
+/// A whole number within the range of the link key `key` (the link-key table's), or
+/// `default` when absent: a flag and its link key accept exactly the same values.
+fn keyed(v: Option<&str>, name: &str, key: &str, default: u32) -> Result<u32, Usage> {
+    let (lo, hi) = engine::scenario::keys::range(key).unwrap_or((1.0, f64::from(MAX_COUNT)));
+    match v {
+        None => Ok(default),
+        Some(x) => match x.trim().parse::<u32>() {
+            Ok(n) if (lo..=hi).contains(&f64::from(n)) => Ok(n),
+            _ => Err(Usage(format!(
+                "--{name} must be a whole number from {lo} to {hi} (as the link key {key}), got '{}'",
                 x.chars().take(40).collect::<String>()
             ))),
         },
@@ -1754,8 +1836,8 @@ fn serve_curve(a: &Args, slo_only: bool) -> Result<String, Usage> {
             model,
             dtype,
             1,
-            count(a.value("prompt"), "prompt", 1024)?,
-            count(a.value("output"), "output", 256)?,
+            keyed(a.value("prompt"), "prompt", "wpr", 1024)?,
+            keyed(a.value("output"), "output", "wout", 256)?,
         ),
     )?;
     let (ttft, tpot) = (

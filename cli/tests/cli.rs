@@ -1072,3 +1072,55 @@ fn prices_are_dated_typed_and_the_default_jobs_share_a_basis() {
     assert_eq!(code, 2);
     assert!(err.contains("no price basis 'cheap@never'"), "{err}");
 }
+
+/// One table of link keys: `keys --json` lists each with its kind, range and the version it
+/// appeared in, and a flag accepts exactly what its link key does.
+#[test]
+fn the_link_key_table_and_the_flags_agree() {
+    let v = json(&["keys", "--json"]);
+    let keys = v["keys"].as_array().unwrap();
+    assert!(keys.len() >= 60, "{}", keys.len());
+    for k in keys {
+        assert!(
+            k["key"].is_string() && k["since"].as_u64().is_some_and(|s| s >= 1),
+            "{k}"
+        );
+    }
+    let max = |key: &str| {
+        keys.iter()
+            .find(|k| k["key"] == key)
+            .and_then(|k| k["max"].as_f64())
+            .unwrap()
+    };
+    // The largest prompt a link may carry is one `infer --prompt` takes, and one more is
+    // refused by both.
+    let wpr = max("wpr") as u64;
+    for (prompt, ok) in [(wpr, true), (wpr + 1, false)] {
+        let p = prompt.to_string();
+        let (code, _, err) = run(&[
+            "infer",
+            "--system",
+            "gb200-nvl72",
+            "--model",
+            "llama3-8b",
+            "--dtype",
+            "fp8",
+            "--batch",
+            "1",
+            "--prompt",
+            &p,
+            "--output",
+            "16",
+        ]);
+        let accepted = code == 0 || !err.contains("--prompt");
+        assert_eq!(accepted, ok, "--prompt {p}: {err}");
+        let notes = run(&[
+            "eval",
+            "--link",
+            &format!("?v=4&page=workload&wpr={p}"),
+            "--json",
+        ])
+        .2;
+        assert_eq!(!notes.contains("wpr"), ok, "wpr={p}: {notes}");
+    }
+}

@@ -65,41 +65,17 @@ const SCENARIOS: usize = 256;
 const EXAMPLES: usize = 8;
 
 /// Every key [`Scenario::from_query`] reads, a few it does not, and disguised ones.
-const KEYS: &[&str] = &[
-    "v", "page", "chips", "fmt", "rfmt", "op", "custom", "sys", "sel", "fail", "csys", "cop",
-    "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens", "wgbs", "weff",
-    "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue", "wkwh", "wopt", "wchip",
-    "wcoc", "wfac", "wmaint", "wov", "wnet", "wload", "wref", "wlever", "wttft", "wtpot", "wcurve",
-    "wcy", "kern", "km", "kn", "kk", "kin", "kins", "kw", "kws", "kacc", "kout", "kdist", "kseed",
-    "ksr", "ksat", "dev", "zzz", "", "V", "wnodes ", "%77nodes", "k",
-];
+/// Keys that no link has, to mix in.
+const JUNK_KEYS: &[&str] = &["zzz", "", "V", "wnodes ", "%77nodes", "k"];
 
-/// The decoder's ranges for the job's real-valued keys (a value at either end is accepted).
-const RANGES: &[(&str, f64, f64)] = &[
-    ("wtokens", 1.0, 1e16),
-    ("wchip", 1.0, 1e7),
-    ("wcoc", 0.0, 0.5),
-    ("wfac", 0.0, 5000.0),
-    ("wmaint", 0.0, 0.5),
-    ("wov", 0.0, 1.0),
-    ("wnet", 0.0, 1e6),
-    ("wload", 0.05, 1.0),
-    ("weff", 0.01, 1.0),
-    ("wprice", 0.0001, 1000.0),
-    ("wdisc", 0.0, 0.95),
-    ("wyears", 0.5, 20.0),
-    ("wpue", 1.0, 3.0),
-    ("wkwh", 0.0, 5.0),
-    ("wttft", 0.001, 3600.0),
-    ("wtpot", 0.0001, 60.0),
-    ("wacc", 0.0, 0.99),
-    ("wprefix", 0.0, 0.99),
-    ("wfrate", 1e-9, 0.01),
-    ("wrepair", 0.01, 720.0),
-    ("wrestart", 0.1, 600.0),
-    ("wckpt", 1e6, 1e12),
-    ("wimb", 1.0, 64.0),
-];
+/// Every key of the link-key table, then the junk ones.
+fn all_keys() -> Vec<&'static str> {
+    engine::scenario::keys::KEYS
+        .iter()
+        .map(|k| k.key)
+        .chain(JUNK_KEYS.iter().copied())
+        .collect()
+}
 
 /// Values that are wrong almost everywhere.
 const HOSTILE: &[&str] = &[
@@ -274,11 +250,11 @@ impl Pools {
             job_links: Vec::new(),
             job_files: Vec::new(),
             scenarios: Vec::new(),
-            other_keys: KEYS.iter().copied().filter(|k| !is_job_key(k)).collect(),
+            other_keys: all_keys().into_iter().filter(|k| !is_job_key(k)).collect(),
         };
         let mut r = Rng::new(SEED);
         let r = &mut r;
-        let job_keys: Vec<&str> = KEYS.iter().copied().filter(|k| is_job_key(k)).collect();
+        let job_keys: Vec<&str> = all_keys().into_iter().filter(|k| is_job_key(k)).collect();
         let other = p.other_keys.clone();
         for _ in 0..JOB_LINKS {
             let n = 1 + below(r, 4);
@@ -421,8 +397,8 @@ fn in_range(r: &mut Rng, lo: f64, hi: f64) -> String {
 
 /// A value that could be right for `key`.
 fn plausible(key: &str, r: &mut Rng, p: &Pools) -> String {
-    if let Some((_, lo, hi)) = RANGES.iter().find(|(k, _, _)| *k == key) {
-        return in_range(r, *lo, *hi);
+    if let Some((lo, hi)) = engine::scenario::keys::range(key) {
+        return in_range(r, lo, hi);
     }
     let ops = [
         ("gemm", 3),

@@ -354,46 +354,14 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
     Ok((cluster, chip, workload::find_model(&job.model)?))
 }
 
-/// The accepted range of each numeric input of a job, by its link key. Links, scenario files,
-/// the CLI and [`evaluate`] all hold a job to these, so one rule decides what is a job.
-pub const RANGES: [(&str, &str, f64, f64); 23] = [
-    ("wtokens", "training tokens", 1.0, 1e16),
-    ("weff", "matmul efficiency", 0.01, 1.0),
-    ("wprice", "$ per chip-hour", 0.0001, 1000.0),
-    ("wdisc", "rental discount", 0.0, 0.95),
-    ("wyears", "years of depreciation", 0.5, 20.0),
-    ("wpue", "PUE", 1.0, 3.0),
-    ("wkwh", "$ per kWh", 0.0, 5.0),
-    ("wchip", "price per chip", 1.0, 1e7),
-    ("wcoc", "cost of capital", 0.0, 0.5),
-    ("wfac", "facility $ per kW-month", 0.0, 5000.0),
-    ("wmaint", "maintenance per year", 0.0, 0.5),
-    ("wov", "communication overlap", 0.0, 1.0),
-    ("wnet", "networking $ per chip", 0.0, 1e6),
-    ("wload", "average load", 0.05, 1.0),
-    ("wttft", "time-to-first-token target (s)", 0.001, 3600.0),
-    ("wtpot", "time-per-output-token target (s)", 0.0001, 60.0),
-    ("wacc", "draft acceptance rate", 0.0, 0.99),
-    ("wprefix", "prefix-cache hit rate", 0.0, 0.99),
-    ("wfrate", "interruptions per chip-hour", 1e-9, 0.01),
-    ("wrepair", "repair hours", 0.01, 720.0),
-    ("wrestart", "restart minutes", 0.1, 600.0),
-    ("wckpt", "checkpoint write bytes/s per chip", 1e6, 1e12),
-    (
-        "wimb",
-        "expert imbalance (busiest rank over the mean)",
-        1.0,
-        workload::MAX_EXPERT_IMBALANCE,
-    ),
-];
-
-/// The range of numeric input `key` (a link key), if it has one.
+/// The accepted range of numeric job input `key` (a link key), if it is one: the link-key
+/// table ([`crate::scenario::keys::KEYS`]) holds it, and links, scenario files, the CLI and
+/// [`evaluate`] all hold a job to it, so one rule decides what is a job.
 #[must_use]
 pub fn range(key: &str) -> Option<(f64, f64)> {
-    RANGES
-        .iter()
-        .find(|(k, ..)| *k == key)
-        .map(|(_, _, lo, hi)| (*lo, *hi))
+    crate::scenario::keys::find(key)
+        .filter(|k| k.kind == crate::scenario::keys::Kind::Number)
+        .map(|k| (k.min, k.max))
 }
 
 /// The most chips a job may span (a million: beyond any cluster built or announced).
@@ -429,14 +397,15 @@ impl Job {
         ]
     }
 
-    /// The first input outside its range ([`RANGES`]), named; `None` when all are in range.
+    /// The first input outside its range ([`range`]), named; `None` when all are in range.
     #[must_use]
     pub fn out_of_range(&self) -> Option<String> {
         self.numbers().iter().find_map(|(key, v)| {
             let v = (*v)?;
-            let (_, name, lo, hi) = RANGES.iter().find(|(k, ..)| k == key)?;
-            (!(v.is_finite() && (*lo..=*hi).contains(&v)))
-                .then(|| format!("the {name} ({v}) is outside {lo} to {hi}"))
+            let k = crate::scenario::keys::find(key)?;
+            let (lo, hi) = (k.min, k.max);
+            (!(v.is_finite() && (lo..=hi).contains(&v)))
+                .then(|| format!("the {} ({v}) is outside {lo} to {hi}", k.what))
         })
     }
 }

@@ -18,6 +18,8 @@ use crate::roofline::OpSpec;
 use crate::system;
 use crate::units::Bytes;
 
+pub mod keys;
+
 /// The current link format version. Older versions are decoded with their own defaults.
 ///
 /// Version 1 wrote every key; version 2 writes only what differs from the defaults, so its
@@ -237,7 +239,7 @@ pub struct CollectivesView {
 }
 
 /// Most scale-up domains a link may join.
-pub const MAX_NODES: u32 = 4096;
+pub use keys::MAX_NODES;
 
 impl Default for CollectivesView {
     fn default() -> Self {
@@ -782,7 +784,9 @@ impl Scenario {
                     ),
                 },
                 "size" => match v.parse::<Bytes>() {
-                    Ok(b) if (1.0..=1e15).contains(&b.get()) => s.collectives.bytes = b.get(),
+                    Ok(b) if keys::range("size").is_some_and(|(lo, hi)| (lo..=hi).contains(&b.get())) => {
+                        s.collectives.bytes = b.get();
+                    }
                     Ok(_) => note(
                         "size",
                         format!("'{}' is not a size from 1 B to 1 PB; using 1 GiB", clip(v)),
@@ -808,7 +812,7 @@ impl Scenario {
                             "{n} nodes is more than the {MAX_NODES} a job may use; default kept"
                         ),
                     ),
-                    Ok(n) if (1..=MAX_NODES * 64).contains(&n) => match k.as_str() {
+                    Ok(n) if keys::range(k).is_some_and(|(lo, hi)| (lo..=hi).contains(&f64::from(n))) => match k.as_str() {
                         "wnodes" => s.job.nodes = n,
                         "wgbs" => s.job.global_batch = n,
                         "wpr" => s.job.prompt = n,
@@ -835,7 +839,9 @@ impl Scenario {
                     ),
                 },
                 "wopt" => match v.parse::<u32>() {
-                    Ok(n) if n < 16 => s.job.rental_option = Some(n),
+                    Ok(n) if keys::range("wopt").is_some_and(|(_, hi)| f64::from(n) <= hi) => {
+                        s.job.rental_option = Some(n);
+                    }
                     _ => note(
                         "wopt",
                         format!("'{v}' is not a rate option; pricing on the price basis"),
@@ -1115,15 +1121,12 @@ mod tests {
     #[test]
     fn fuzzed_links_decode_to_a_stable_state() {
         use crate::kernels::Rng;
-        let keys = [
-            "v", "page", "chips", "fmt", "rfmt", "op", "custom", "sys", "sel", "fail", "csys",
-            "cop", "calgo", "nodes", "size", "wsys", "wnodes", "wmodel", "wdtype", "wtokens",
-            "wgbs", "weff", "wbatch", "wpr", "wout", "wown", "wprice", "wdisc", "wyears", "wpue",
-            "wkwh", "wopt", "wbasis", "wread", "wchip", "wcoc", "wfac", "wmaint", "wov", "wnet",
-            "wload", "wref", "wlever", "wttft", "wtpot", "wcurve", "wcy", "wwt", "wkv", "wdraft",
-            "wacc", "wprefix", "wpsys", "wdsys", "wlm", "wfrate", "wrepair", "wrestart", "wckpt",
-            "wimb", "kern", "km", "kin", "kins", "kacc", "kseed", "dev", "zzz",
-        ];
+        // Every key of the table, and one no link has.
+        let keys: Vec<&str> = keys::KEYS
+            .iter()
+            .map(|k| k.key)
+            .chain(core::iter::once("zzz"))
+            .collect();
         let values = [
             "",
             "0",
