@@ -318,6 +318,40 @@ pub fn table_html(id: &str, head: &[&str], rows: &[HtmlRow<'_>]) -> String {
     s
 }
 
+/// A whole number with thousands separated by commas.
+pub fn thousands(x: f64) -> String {
+    let s = format!("{:.0}", x);
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 && c.is_ascii_digit() {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A chart's download buttons (SVG and PNG of the chart, CSV of its data table) and that
+/// table, folded: the chart's text alternative.
+pub fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>]) -> String {
+    let mut h = format!(
+        r#"<div class="export"><button type="button" class="small" data-svg="{chart}">SVG</button><button type="button" class="small" data-png="{chart}">PNG</button><button type="button" class="small" data-csv="{table}">CSV</button></div><details class="chart-data"><summary>The chart's data</summary><div class="table-wrap"><table class="grid" id="{table}"><thead><tr>"#
+    );
+    for c in head {
+        h.push_str(&format!(r#"<th scope="col">{}</th>"#, escape(c)));
+    }
+    h.push_str("</tr></thead><tbody>");
+    for r in rows {
+        h.push_str("<tr>");
+        for c in r {
+            h.push_str(&format!("<td>{}</td>", escape(c)));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table></div></details>");
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -768,7 +768,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
         "keys" => {
             let a = Args::parse(rest, &[], &["json"])?;
             no_positionals(&a)?;
-            let defaults = engine::scenario::keys::defaults();
+            let defaults = engine::scenario::key_defaults();
             let rows: Vec<(&engine::scenario::keys::Key, String)> = engine::scenario::keys::KEYS
                 .iter()
                 .map(|k| {

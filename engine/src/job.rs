@@ -126,7 +126,7 @@ pub struct Job {
 }
 
 /// The model version new links use ([`Job::model_version`]).
-pub const MODEL_VERSION: u32 = 5;
+pub use crate::keys::MODEL_VERSION;
 
 /// The platforms whose serving curves are drawn beside the job's own by default: one HGX
 /// node, one NVL72 rack and one Trainium UltraServer of each generation.
@@ -355,12 +355,12 @@ fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadErr
 }
 
 /// The accepted range of numeric job input `key` (a link key), if it is one: the link-key
-/// table ([`crate::scenario::keys::KEYS`]) holds it, and links, scenario files, the CLI and
+/// table ([`crate::keys::KEYS`]) holds it, and links, scenario files, the CLI and
 /// [`evaluate`] all hold a job to it, so one rule decides what is a job.
 #[must_use]
 pub fn range(key: &str) -> Option<(f64, f64)> {
-    crate::scenario::keys::find(key)
-        .filter(|k| k.kind == crate::scenario::keys::Kind::Number)
+    crate::keys::find(key)
+        .filter(|k| k.kind == crate::keys::Kind::Number)
         .map(|k| (k.min, k.max))
 }
 
@@ -402,7 +402,7 @@ impl Job {
     pub fn out_of_range(&self) -> Option<String> {
         self.numbers().iter().find_map(|(key, v)| {
             let v = (*v)?;
-            let k = crate::scenario::keys::find(key)?;
+            let k = crate::keys::find(key)?;
             let (lo, hi) = (k.min, k.max);
             (!(v.is_finite() && (lo..=hi).contains(&v)))
                 .then(|| format!("the {} ({v}) is outside {lo} to {hi}", k.what))

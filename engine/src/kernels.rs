@@ -217,7 +217,7 @@ impl Default for KernelSpec {
 }
 
 /// Largest dimension accepted.
-pub const MAX_DIM: u32 = 16_384;
+pub use crate::keys::MAX_KERNEL_DIM as MAX_DIM;
 /// Largest tensor accepted, in elements (64 MiB of f32).
 pub const MAX_ELEMENTS: u64 = 1 << 24;
 /// Most multiply-adds one run may do (the reference doubles it).
@@ -387,7 +387,7 @@ impl KernelSpec {
             // A hostile link may repeat a bad key a million times: keep a few notes, count
             // the rest.
             let mut bad = |what: &str| {
-                if notes.len() < crate::scenario::MAX_NOTICES {
+                if notes.len() < crate::keys::MAX_NOTICES {
                     notes.push(format!("{key}={}: {what}", clip(v)));
                 } else {
                     more += 1;

@@ -19,6 +19,7 @@ pub mod formats;
 pub mod job;
 pub mod json;
 pub mod kernels;
+pub mod keys;
 pub mod neuroncore;
 pub mod reliability;
 pub mod roofline;

@@ -18,7 +18,7 @@ use crate::roofline::OpSpec;
 use crate::system;
 use crate::units::Bytes;
 
-pub mod keys;
+pub use crate::keys;
 
 /// The current link format version. Older versions are decoded with their own defaults.
 ///
@@ -905,7 +905,7 @@ impl Scenario {
                 }
                 "wown" => s.job.owned = v == "1",
                 "wlm" => match v.parse::<u32>() {
-                    Ok(n) if (2..=crate::job::MODEL_VERSION).contains(&n) => {
+                    Ok(n) if (2..=crate::keys::MODEL_VERSION).contains(&n) => {
                         s.job.model_version = n;
                     }
                     _ => note(
@@ -913,7 +913,7 @@ impl Scenario {
                         format!(
                             "'{}' is not a training-layout model (2 to {}); using {}",
                             clip(v),
-                            crate::job::MODEL_VERSION,
+                            crate::keys::MODEL_VERSION,
                             s.job.model_version
                         ),
                     ),
@@ -949,13 +949,13 @@ impl Scenario {
                     }
                 }
                 "wdraft" => match v.parse::<u32>() {
-                    Ok(n) if n <= crate::workload::MAX_DRAFT => s.job.draft_tokens = n,
+                    Ok(n) if n <= crate::keys::MAX_DRAFT => s.job.draft_tokens = n,
                     _ => note(
                         "wdraft",
                         format!(
                             "'{}' is not a number of drafted tokens from 0 to {}; none",
                             clip(v),
-                            crate::workload::MAX_DRAFT
+                            crate::keys::MAX_DRAFT
                         ),
                     ),
                 },
@@ -1050,6 +1050,25 @@ fn clip_n(v: &str, n: usize) -> String {
     c
 }
 
+/// Each key's default: its value in a full link of the default state (empty for keys a
+/// default link does not write).
+#[must_use]
+pub fn key_defaults() -> Vec<(&'static str, String)> {
+    let full = Scenario::default().to_query_full();
+    let pairs = query_pairs(&full);
+    keys::KEYS
+        .iter()
+        .map(|k| {
+            let v = pairs
+                .iter()
+                .find(|(p, _)| p == k.key)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            (k.key, v)
+        })
+        .collect()
+}
+
 /// A query string (with or without `?`) as decoded key and value pairs, in order.
 #[must_use]
 pub fn query_pairs(query: &str) -> Vec<(String, String)> {
@@ -1065,7 +1084,7 @@ pub fn query_pairs(query: &str) -> Vec<(String, String)> {
 }
 
 /// Most notices one link produces before the rest are only counted.
-pub const MAX_NOTICES: usize = 20;
+pub use crate::keys::MAX_NOTICES;
 
 /// Percent-encode for a query value, keeping `,:|.-_~*` readable.
 #[must_use]
@@ -1114,6 +1133,75 @@ pub fn dec(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_decoder_reads_every_key_of_the_table_and_no_other() {
+        for k in keys::KEYS {
+            for v in ["1", "x"] {
+                let (_, notes) = Scenario::from_query(&alloc::format!("{}={v}", k.key));
+                assert!(
+                    notes.iter().all(|n| !n.message.contains("unknown setting")),
+                    "{}: {notes:?}",
+                    k.key
+                );
+            }
+        }
+        let (_, notes) = Scenario::from_query("wzz=1");
+        assert!(notes.iter().any(|n| n.message.contains("unknown setting")));
+    }
+
+    #[test]
+    fn keys_are_unique_and_bounded_kinds_have_a_range() {
+        for (i, k) in keys::KEYS.iter().enumerate() {
+            assert!(
+                keys::KEYS[..i].iter().all(|o| o.key != k.key),
+                "{} twice",
+                k.key
+            );
+            assert!(k.since >= 1 && k.since <= VERSION, "{}", k.key);
+            if k.kind.bounded() {
+                assert!(
+                    k.min <= k.max && k.max > 0.0,
+                    "{}: {} to {}",
+                    k.key,
+                    k.min,
+                    k.max
+                );
+            }
+            assert!(!k.what.is_empty());
+        }
+        assert!(keys::KEYS.len() >= 60);
+    }
+
+    #[test]
+    fn a_value_at_either_end_is_accepted_and_beyond_is_named() {
+        for k in keys::KEYS
+            .iter()
+            .filter(|k| matches!(k.kind, keys::Kind::Count | keys::Kind::Number))
+        {
+            // A seed spans every 64-bit value: nothing lies beyond it.
+            let beyond = (k.max < 1e15).then_some((k.max * 2.0 + 1.0, false));
+            for (v, ok) in [(k.min, true), (k.max, true)].into_iter().chain(beyond) {
+                let text = if k.kind == keys::Kind::Count {
+                    alloc::format!("{}", v as u64)
+                } else {
+                    alloc::format!("{v}")
+                };
+                let (_, notes) = Scenario::from_query(&alloc::format!("{}={text}", k.key));
+                let named = notes.iter().any(|n| n.key == k.key);
+                assert_eq!(!named, ok, "{}={text}: {notes:?}", k.key);
+            }
+        }
+    }
+
+    #[test]
+    fn defaults_come_from_the_default_state() {
+        let d = key_defaults();
+        assert_eq!(d.len(), keys::KEYS.len());
+        let get = |k: &str| d.iter().find(|(x, _)| *x == k).map(|(_, v)| v.clone());
+        assert_eq!(get("v").as_deref(), Some("4"));
+        assert_eq!(get("page").as_deref(), Some("chips"));
+    }
     use crate::chip::Field;
 
     /// Mutated links: every decode ends, names at most [`MAX_NOTICES`] + 1 problems, and what
@@ -1204,7 +1292,7 @@ mod tests {
             let old = s
                 .to_query_full()
                 .replacen(&alloc::format!("v={VERSION}"), v, 1)
-                .replace(&alloc::format!("&wlm={}", crate::job::MODEL_VERSION), "");
+                .replace(&alloc::format!("&wlm={}", crate::keys::MODEL_VERSION), "");
             let (o, notes) = Scenario::from_query(&old);
             assert!(notes.is_empty(), "{notes:?}");
             assert_eq!(o.job.model_version, 2);

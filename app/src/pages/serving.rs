@@ -9,8 +9,8 @@ use engine::workload::curve::ServePoint;
 use engine::Dtype;
 use leptos::prelude::*;
 
-use super::workload::{chart_data, thousands};
 use crate::state::use_scenario;
+use crate::widgets::{chart_data, thousands};
 use crate::widgets::{escape, Derived, Fig};
 
 /// Okabe–Ito colours, told apart with colour-blindness; the job's own platform is first.

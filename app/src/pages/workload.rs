@@ -7,7 +7,7 @@ use engine::{system, workload, Dtype};
 use leptos::prelude::*;
 
 use crate::state::use_scenario;
-use crate::widgets::{Derived, Fig};
+use crate::widgets::{chart_data, thousands, Derived, Fig};
 
 /// Inputs, result cards, cost breakdown and tornado.
 /// A chip's serving speed-error range and its description.
@@ -250,18 +250,6 @@ fn chip_of(j: &Job) -> String {
 /// The chip's default BF16 matmul efficiency (its measured maximum, or Trainium's fit).
 fn default_efficiency(j: &Job) -> f64 {
     engine::find(&chip_of(j)).map_or(0.8, |c| engine::efficiency::default_bf16(&c).value)
-}
-
-pub(crate) fn thousands(x: f64) -> String {
-    let s = format!("{:.0}", x);
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 && c.is_ascii_digit() {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A result card.
@@ -1373,28 +1361,6 @@ fn RunCalibration(
                 .collect_view()}
         </details>
     }
-}
-
-/// A chart's download buttons (SVG and PNG of the chart, CSV of its data table) and that
-/// table, folded: the chart's text alternative.
-pub(crate) fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>]) -> String {
-    use crate::widgets::escape;
-    let mut h = format!(
-        r#"<div class="export"><button type="button" class="small" data-svg="{chart}">SVG</button><button type="button" class="small" data-png="{chart}">PNG</button><button type="button" class="small" data-csv="{table}">CSV</button></div><details class="chart-data"><summary>The chart's data</summary><div class="table-wrap"><table class="grid" id="{table}"><thead><tr>"#
-    );
-    for c in head {
-        h.push_str(&format!(r#"<th scope="col">{}</th>"#, escape(c)));
-    }
-    h.push_str("</tr></thead><tbody>");
-    for r in rows {
-        h.push_str("<tr>");
-        for c in r {
-            h.push_str(&format!("<td>{}</td>", escape(c)));
-        }
-        h.push_str("</tr>");
-    }
-    h.push_str("</tbody></table></div></details>");
-    h
 }
 
 /// The failure model's inputs: each empty field uses the sourced default shown in it.

@@ -130,7 +130,7 @@ pub struct InferConfig {
 }
 
 /// Most tokens a step may draft.
-pub const MAX_DRAFT: u32 = 8;
+pub use crate::keys::MAX_DRAFT;
 
 /// Expected tokens one verification step yields with `k` drafted tokens each accepted with
 /// probability `a` (independently; the first rejection ends the run, and the target model's

@@ -96,8 +96,7 @@ pub struct TrainConfig {
     pub grouped_experts: bool,
 }
 
-/// The largest expert imbalance a job may set (every token on one rank of 64 is 64).
-pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
+pub use crate::keys::MAX_EXPERT_IMBALANCE;
 
 impl TrainConfig {
     /// A configuration with no communication hidden behind compute.

@@ -1,10 +1,8 @@
 //! Every key a link may carry, written once: its kind, its range, the link version it first
-//! appeared in and what it sets. The decoder's bounds, the job's validation, the CLI's flag
-//! checks and the fuzz's generators read it; `accelscope keys` prints it with each key's
-//! default (what a link without the key gets).
-
-use alloc::string::String;
-use alloc::vec::Vec;
+//! appeared in and what it sets, with the limits the ranges are made of. The decoder's
+//! bounds, the job's validation, the CLI's flag checks and the fuzz's generators read it;
+//! `accelscope keys` prints it with each key's default (`Scenario::key_defaults`). It
+//! imports nothing, so every layer may read it.
 
 /// What a key's value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +97,19 @@ const fn bounded(
 
 /// Most nodes a collective or a job may span.
 pub const MAX_NODES: u32 = 4096;
+/// Most notices one decode names (one more counts the rest).
+pub const MAX_NOTICES: usize = 20;
+/// Largest kernel dimension (M, N or K) a link may ask the Kernels page to run.
+pub const MAX_KERNEL_DIM: u32 = 16_384;
+/// Most tokens a serving step may draft.
+pub const MAX_DRAFT: u32 = 8;
+/// The largest expert imbalance a job may set (every token on one rank of 64 is 64).
+pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
+/// The model version new links use: 5 makes a prefill pay its tensor-parallel all-reduces
+/// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles and
+/// trains a mixture of experts' routed GEMMs as a grouped GEMM; what each earlier version
+/// left out is on `Job::model_version`.
+pub const MODEL_VERSION: u32 = 5;
 /// Most sequences, prompt or output tokens a job may name (64 per node at the most nodes).
 pub const MAX_TOKENS_OR_SEQUENCES: u32 = MAX_NODES * 64;
 
@@ -201,7 +212,7 @@ pub const KEYS: &[Key] = &[
     bounded(
         "wdraft",
         Kind::Count,
-        (0.0, crate::workload::MAX_DRAFT as f64),
+        (0.0, MAX_DRAFT as f64),
         2,
         "drafted tokens per step",
     ),
@@ -224,7 +235,7 @@ pub const KEYS: &[Key] = &[
     bounded(
         "wlm",
         Kind::Count,
-        (2.0, crate::job::MODEL_VERSION as f64),
+        (2.0, MODEL_VERSION as f64),
         3,
         "model version",
     ),
@@ -247,7 +258,7 @@ pub const KEYS: &[Key] = &[
     bounded(
         "wimb",
         Kind::Number,
-        (1.0, crate::workload::MAX_EXPERT_IMBALANCE),
+        (1.0, MAX_EXPERT_IMBALANCE),
         4,
         "expert imbalance (busiest rank over the mean)",
     ),
@@ -258,21 +269,21 @@ pub const KEYS: &[Key] = &[
     bounded(
         "km",
         Kind::Count,
-        (1.0, crate::kernels::MAX_DIM as f64),
+        (1.0, MAX_KERNEL_DIM as f64),
         1,
         "kernel M",
     ),
     bounded(
         "kn",
         Kind::Count,
-        (1.0, crate::kernels::MAX_DIM as f64),
+        (1.0, MAX_KERNEL_DIM as f64),
         1,
         "kernel N",
     ),
     bounded(
         "kk",
         Kind::Count,
-        (1.0, crate::kernels::MAX_DIM as f64),
+        (1.0, MAX_KERNEL_DIM as f64),
         1,
         "kernel K",
     ),
@@ -304,97 +315,4 @@ pub fn find(k: &str) -> Option<&'static Key> {
 #[must_use]
 pub fn range(k: &str) -> Option<(f64, f64)> {
     find(k).filter(|x| x.kind.bounded()).map(|x| (x.min, x.max))
-}
-
-/// Each key's default: its value in a full link of the default state (empty for keys a
-/// default link does not write).
-#[must_use]
-pub fn defaults() -> Vec<(&'static str, String)> {
-    let full = super::Scenario::default().to_query_full();
-    let pairs = super::query_pairs(&full);
-    KEYS.iter()
-        .map(|k| {
-            let v = pairs
-                .iter()
-                .find(|(p, _)| p == k.key)
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
-            (k.key, v)
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::Scenario;
-
-    #[test]
-    fn the_decoder_reads_every_key_of_the_table_and_no_other() {
-        for k in KEYS {
-            for v in ["1", "x"] {
-                let (_, notes) = Scenario::from_query(&alloc::format!("{}={v}", k.key));
-                assert!(
-                    notes.iter().all(|n| !n.message.contains("unknown setting")),
-                    "{}: {notes:?}",
-                    k.key
-                );
-            }
-        }
-        let (_, notes) = Scenario::from_query("wzz=1");
-        assert!(notes.iter().any(|n| n.message.contains("unknown setting")));
-    }
-
-    #[test]
-    fn keys_are_unique_and_bounded_kinds_have_a_range() {
-        for (i, k) in KEYS.iter().enumerate() {
-            assert!(KEYS[..i].iter().all(|o| o.key != k.key), "{} twice", k.key);
-            assert!(
-                k.since >= 1 && k.since <= super::super::VERSION,
-                "{}",
-                k.key
-            );
-            if k.kind.bounded() {
-                assert!(
-                    k.min <= k.max && k.max > 0.0,
-                    "{}: {} to {}",
-                    k.key,
-                    k.min,
-                    k.max
-                );
-            }
-            assert!(!k.what.is_empty());
-        }
-        assert!(KEYS.len() >= 60);
-    }
-
-    #[test]
-    fn a_value_at_either_end_is_accepted_and_beyond_is_named() {
-        for k in KEYS
-            .iter()
-            .filter(|k| matches!(k.kind, Kind::Count | Kind::Number))
-        {
-            // A seed spans every 64-bit value: nothing lies beyond it.
-            let beyond = (k.max < 1e15).then_some((k.max * 2.0 + 1.0, false));
-            for (v, ok) in [(k.min, true), (k.max, true)].into_iter().chain(beyond) {
-                let text = if k.kind == Kind::Count {
-                    alloc::format!("{}", v as u64)
-                } else {
-                    alloc::format!("{v}")
-                };
-                let (_, notes) = Scenario::from_query(&alloc::format!("{}={text}", k.key));
-                let named = notes.iter().any(|n| n.key == k.key);
-                assert_eq!(!named, ok, "{}={text}: {notes:?}", k.key);
-            }
-        }
-    }
-
-    #[test]
-    fn defaults_come_from_the_default_state() {
-        let d = defaults();
-        assert_eq!(d.len(), KEYS.len());
-        let get = |k: &str| d.iter().find(|(x, _)| *x == k).map(|(_, v)| v.clone());
-        assert_eq!(get("v").as_deref(), Some("4"));
-        assert_eq!(get("page").as_deref(), Some("chips"));
-    }
 }
