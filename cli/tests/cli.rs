@@ -629,6 +629,14 @@ fn links_of_every_version_keep_their_meaning() {
     assert!(links
         .iter()
         .any(|l| l["link"].as_str().unwrap().starts_with("v=2")));
+    // And links of today's version, so a change that alters what a new link shows fails too.
+    let today = format!("v={}", json(&["keys", "--json"])["version"]);
+    assert!(
+        links
+            .iter()
+            .any(|l| l["link"].as_str().unwrap().split('&').next() == Some(today.as_str())),
+        "no fixture of {today}"
+    );
     for f in links {
         let link = f["link"].as_str().unwrap();
         // What a link of its version holds when it says nothing else.
