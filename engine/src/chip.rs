@@ -1,7 +1,7 @@
 //! One accelerator: peak throughput per format (dense and sparse kept apart), memory, cores, power.
 //!
 //! A [`ChipEdit`] clones a preset and overrides figures; the result is marked custom and the
-//! edited figures carry [`crate::Source::UserEdit`].
+//! edited figures carry [`crate::source::Source::UserEdit`].
 
 use alloc::format;
 use alloc::string::{String, ToString};

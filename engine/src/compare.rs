@@ -578,7 +578,7 @@ mod tests {
         let a = Job::default();
         let owned = Job {
             system: "gb300-nvl72".into(),
-            dtype: crate::Dtype::Fp8,
+            dtype: crate::dtype::Dtype::Fp8,
             owned: true,
             pue: 1.4,
             nodes: 2,
@@ -619,7 +619,7 @@ mod tests {
         // doubles; renting means no power step.
         let a = Job::default();
         let b = Job {
-            dtype: crate::Dtype::Fp8,
+            dtype: crate::dtype::Dtype::Fp8,
             ..Job::default()
         };
         let w = waterfall(&a, &b).unwrap();

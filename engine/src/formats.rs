@@ -1,6 +1,6 @@
 //! Element number formats, bit-exact: how a value is stored and what it reads back as.
 //!
-//! [`crate::Dtype`] names the format a chip quotes a rate for; [`Format`] is one exact
+//! [`crate::dtype::Dtype`] names the format a chip quotes a rate for; [`Format`] is one exact
 //! encoding inside that family (FP8 is E4M3 or E5M2). The 8-bit formats follow the OCP
 //! 8-bit floating point specification (v1.0, 2023): E4M3 has no infinity and one NaN per
 //! sign, E5M2 follows IEEE 754. The 6- and 4-bit formats follow the OCP Microscaling
@@ -132,16 +132,16 @@ impl Format {
 
     /// The datasheet family this encoding is quoted under.
     #[must_use]
-    pub const fn dtype(self) -> crate::Dtype {
+    pub const fn dtype(self) -> crate::dtype::Dtype {
         match self {
-            Format::Fp32 => crate::Dtype::Fp32,
-            Format::Tf32 => crate::Dtype::Tf32,
-            Format::Bf16 => crate::Dtype::Bf16,
-            Format::Fp16 => crate::Dtype::Fp16,
-            Format::E4m3 | Format::E5m2 => crate::Dtype::Fp8,
-            Format::E3m2 | Format::E2m3 => crate::Dtype::Fp6,
-            Format::E2m1 => crate::Dtype::Fp4,
-            Format::Int8 => crate::Dtype::Int8,
+            Format::Fp32 => crate::dtype::Dtype::Fp32,
+            Format::Tf32 => crate::dtype::Dtype::Tf32,
+            Format::Bf16 => crate::dtype::Dtype::Bf16,
+            Format::Fp16 => crate::dtype::Dtype::Fp16,
+            Format::E4m3 | Format::E5m2 => crate::dtype::Dtype::Fp8,
+            Format::E3m2 | Format::E2m3 => crate::dtype::Dtype::Fp6,
+            Format::E2m1 => crate::dtype::Dtype::Fp4,
+            Format::Int8 => crate::dtype::Dtype::Int8,
         }
     }
 

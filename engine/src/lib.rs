@@ -10,6 +10,7 @@ extern crate alloc;
 pub mod calibration;
 pub mod catalog;
 pub mod chip;
+pub mod citations;
 pub mod claims;
 pub mod collective;
 pub mod compare;

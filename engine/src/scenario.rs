@@ -1135,6 +1135,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_pasted_models_shape_travels_in_a_link_unescaped() {
+        // Only the name of a model read from a config.json may need escapes in a link.
+        for text in [
+            include_str!("../tests/data/hf/deepseek-v3.json"),
+            include_str!("../tests/data/hf/qwen3-30b-a3b.json"),
+            include_str!("../tests/data/hf/gpt2.json"),
+            include_str!("../tests/data/hf/qwen2.5-72b.json"),
+        ] {
+            let (m, _) = crate::workload::custom::from_hf_config(text).unwrap();
+            let shape = m.id.split(",n:").next().unwrap();
+            assert_eq!(enc(shape), shape);
+        }
+    }
+
+    #[test]
     fn the_decoder_reads_every_key_of_the_table_and_no_other() {
         for k in keys::KEYS {
             for v in ["1", "x"] {

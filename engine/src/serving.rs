@@ -371,7 +371,7 @@ pub fn disaggregated(job: &Job) -> Disaggregated {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Dtype;
+    use crate::dtype::Dtype;
 
     #[test]
     fn the_default_job_draws_four_platforms_priced_at_their_own_rates() {

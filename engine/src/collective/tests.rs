@@ -318,3 +318,32 @@ fn bus_bandwidth_never_rises_with_node_count() {
         }
     }
 }
+
+#[test]
+fn trn3_all_to_all_across_both_racks_waits_on_the_direct_links() {
+    // An all-to-all across both racks of a Trn3 Gen2 UltraServer waits on the 64 GB/s direct
+    // links between racks: more than twice as long as on one flat switch of the rack links.
+    use crate::source::Sourced;
+    use crate::system::{Shape, System};
+    use crate::units::BytesPerSec;
+    let t = find("trn3-ultra-144").unwrap();
+    let bw = |sys: &System| {
+        let cl = Cluster {
+            system: sys.clone(),
+            nodes: 1,
+        };
+        estimate(&cl, Op::AllToAll, Bytes::mib(64.0), Algorithm::Auto)
+            .unwrap()
+            .time
+            .get()
+    };
+    let flat = System {
+        shape: Shape::Switch {
+            chips: 144,
+            in_network_reduction: false,
+        },
+        links: vec![Sourced::user(BytesPerSec::new(320e9))],
+        ..t.clone()
+    };
+    assert!(bw(&t) > 2.0 * bw(&flat), "{} {}", bw(&t), bw(&flat));
+}

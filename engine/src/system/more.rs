@@ -10,7 +10,7 @@ use super::{
     EC2_AC, GB, US,
 };
 use crate::catalog::{AMD_MI300X, AMD_MI355X, AMD_MI455X, GCP_7X, GCP_V5P, NV_VR};
-use crate::collective::nccl::RCCL_MI300X;
+use crate::citations::RCCL_MI300X;
 use crate::source::{Citation, Sourced};
 use crate::units::{BytesPerSec, Seconds};
 

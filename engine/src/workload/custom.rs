@@ -743,16 +743,13 @@ mod tests {
             let (m, _) = read(name);
             assert!(m.id.starts_with(PREFIX), "{}", m.id);
             assert!(m.id.len() < 160, "{name}: {} characters", m.id.len());
-            // A link carries the shape as it is (only the name may need escapes).
-            let shape = m.id.split(",n:").next().unwrap();
-            assert_eq!(crate::scenario::enc(shape), shape, "{name}");
             assert_eq!(Model::parse_spec(&m.id).unwrap(), m);
             assert_eq!(super::super::find_model(&m.id).unwrap(), m);
         }
         let (ds, notes) = read("deepseek-v3");
         assert_eq!(ds.mla.map(|a| a.kv_lora), Some(512));
         assert_eq!(
-            ds.kv_bytes_per_token(crate::Dtype::Bf16),
+            ds.kv_bytes_per_token(crate::dtype::Dtype::Bf16),
             61.0 * 576.0 * 2.0
         );
         assert!(notes.iter().any(|n| n.contains("8,192")), "{notes:?}");

@@ -159,7 +159,7 @@ pub fn splits_with(
         || {
             base.model
                 .kv_bytes_per_token(base.dtype)
-                .max(base.model.kv_bytes_per_token(crate::Dtype::Fp8))
+                .max(base.model.kv_bytes_per_token(crate::dtype::Dtype::Fp8))
         },
         |d| base.model.kv_bytes_per_token(d),
     );
@@ -272,9 +272,9 @@ pub fn explain_empty(prefill: &Pool, decode: &Pool, base: &InferConfig) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtype::Dtype;
     use crate::workload::curve::{cheapest as colocated, curve};
     use crate::workload::find_model;
-    use crate::Dtype;
 
     use crate::workload::domain_of as domain;
 
