@@ -49,3 +49,71 @@ pub(super) fn tpu_v5p() -> Chip {
         based_on: None,
     }
 }
+
+/// Google Cloud TPU v6e documentation.
+pub static GCP_V6E: Citation = Citation {
+    key: "GCP-v6e",
+    title: "Google Cloud: TPU v6e (product year)",
+    url: "https://docs.cloud.google.com/tpu/docs/v6e",
+    date: "2024",
+};
+
+/// Google Cloud TPU7x (Ironwood) documentation.
+pub static GCP_7X: Citation = Citation {
+    key: "GCP-7x",
+    title: "Google Cloud: TPU7x (Ironwood) (product year)",
+    url: "https://docs.cloud.google.com/tpu/docs/tpu7x",
+    date: "2025",
+};
+
+pub(super) fn tpu_v6e() -> Chip {
+    let c = &GCP_V6E;
+    Chip {
+        id: "tpu-v6e".into(),
+        name: "TPU v6e (Trillium)".into(),
+        vendor: "Google",
+        peaks: peaks(&[
+            (Bf16, Some(tf(918.0, c)), None),
+            (
+                Fp8,
+                Some(tf(918.0, &GCP_7X).note("TPU7x page's comparison table: no FP8 speed-up")),
+                None,
+            ),
+            (Int8, Some(tf(1_836.0, c).note("TOPS")), None),
+        ]),
+        sparsity: "none",
+        hbm_capacity: Sourced::vendor(Bytes::gb(32.0), c),
+        hbm_bandwidth: Sourced::vendor(BytesPerSec::gb_s(1_638.0), c),
+        sram: Vec::new(),
+        cores: Sourced::vendor(1, c),
+        core_kind: "TensorCore: 2 MXUs of 256x256, vector unit, scalar unit",
+        clocks: Vec::new(),
+        power: None,
+        custom: false,
+        based_on: None,
+    }
+}
+
+pub(super) fn tpu_v7() -> Chip {
+    let c = &GCP_7X;
+    Chip {
+        id: "tpu-v7".into(),
+        name: "TPU7x (Ironwood)".into(),
+        vendor: "Google",
+        peaks: peaks(&[
+            (Bf16, Some(tf(2_307.0, c)), None),
+            (Fp8, Some(tf(4_614.0, c)), None),
+        ]),
+        sparsity: "none",
+        hbm_capacity: Sourced::vendor(Bytes::gib(192.0), c),
+        hbm_bandwidth: Sourced::vendor(BytesPerSec::tb_s(7.37), &MLE_ACC)
+            .note("approximate, as listed by MLE-ACC"),
+        sram: Vec::new(),
+        cores: Sourced::vendor(2, c),
+        core_kind: "TensorCore (MXUs, vector and scalar units); the chip also has 4 SparseCores",
+        clocks: Vec::new(),
+        power: None,
+        custom: false,
+        based_on: None,
+    }
+}
