@@ -1,0 +1,490 @@
+//! What the job's figures answer to: the step's breakdown, the tornado, the platforms side by side, the break-even and the cost by format.
+
+use super::*;
+
+/// What one chip-hour is made of (owned), as a stacked bar.
+#[component]
+pub(super) fn Breakdown(
+    /// The job's report.
+    report: engine::job::JobReport,
+) -> impl IntoView {
+    let parts: Vec<(&str, f64, &str)> = match report.owned_breakdown {
+        Some((c, p, o)) => vec![
+            ("capital", c, "#0072b2"),
+            ("power", p, "#e69f00"),
+            ("facility & maintenance", o, "#009e73"),
+        ],
+        None => vec![("rental", report.usd_per_chip_hour.value, "#0072b2")],
+    };
+    let total: f64 = parts.iter().map(|p| p.1).sum();
+    let mut x = 0.0;
+    let bars = parts
+        .iter()
+        .map(|(name, v, color)| {
+            let w = v / total * 100.0;
+            let here = x;
+            x += w;
+            view! {
+                <rect x=format!("{here:.2}%") y="0" width=format!("{w:.2}%") height="28" fill=*color>
+                    <title>{format!("{name}: ${}/chip-hour", sig(*v, 3))}</title>
+                </rect>
+            }
+        })
+        .collect_view();
+    let legend = parts
+        .iter()
+        .map(|(name, v, color)| view! { <li><span class="swatch" style=format!("background:{color}")></span>{format!("{name}: ${} ({}%)", sig(*v, 3), sig(v / total * 100.0, 3))}</li> })
+        .collect_view();
+    view! {
+        <div class="card">
+            <h2>"One chip-hour"</h2>
+            <svg class="stack" id="cost-breakdown" width="100%" height="28" role="img" aria-label="Cost of one chip-hour by component">{bars}</svg>
+            <ul class="legend-list">{legend}</ul>
+            <p class="small-note">{format!("${} per chip-hour × {} chips", sig(total, 4), report.chips)}</p>
+            <div inner_html=chart_data("cost-breakdown", "cost-breakdown-data", &["component", "$ per chip-hour", "share"], &parts.iter().map(|(n, v, _)| vec![(*n).to_string(), sig(*v, 4), format!("{}%", sig(v / total * 100.0, 3))]).collect::<Vec<_>>())></div>
+        </div>
+    }
+}
+
+/// Horizontal bars: the training cost per million tokens with each input moved ±20%.
+#[component]
+pub(super) fn Tornado(
+    /// Base value and swings, largest first.
+    swings: Memo<Option<(f64, Vec<engine::job::Swing>)>>,
+) -> impl IntoView {
+    move || {
+        let Some((base, bars)) = swings.get() else {
+            return view! { <div class="card"><p class="na">"No sensitivity: the job does not evaluate."</p></div> }.into_any();
+        };
+        let span = bars
+            .iter()
+            .flat_map(|b| [b.low, b.high])
+            .filter(|x| x.is_finite())
+            .map(|x| (x - base).abs())
+            .fold(1e-12, f64::max);
+        // Each input's name sits above its bar, so the bars keep the full width on a phone.
+        let row_h = 38.0;
+        let rows = bars
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let y = i as f64 * row_h + 4.0;
+                let pos = |v: f64| 50.0 + (v - base) / span * 48.0;
+                let (l, h) = (pos(b.low), pos(b.high));
+                view! {
+                    <g class="swing">
+                        <text x="0" y=y + 11.0 class="swing-label">{b.input}</text>
+                        <rect x=format!("{:.2}%", l.min(50.0)) y=y + 16.0 width=format!("{:.2}%", (50.0 - l).abs()) height="16" class="low"/>
+                        <rect x=format!("{:.2}%", h.min(50.0)) y=y + 16.0 width=format!("{:.2}%", (h - 50.0).abs()) height="16" class="high"/>
+                        <title>{format!("{}: −20% → ${}, +20% → ${}", b.input, sig(b.low, 4), sig(b.high, 4))}</title>
+                    </g>
+                }
+            })
+            .collect_view();
+        let h = bars.len() as f64 * row_h + 10.0;
+        let data = chart_data(
+            "tornado",
+            "tornado-data",
+            &[
+                "input",
+                "$/Mtok with it 20% lower",
+                "$/Mtok with it 20% higher",
+            ],
+            &bars
+                .iter()
+                .map(|b| vec![b.input.to_string(), sig(b.low, 4), sig(b.high, 4)])
+                .collect::<Vec<_>>(),
+        );
+        view! {
+            <div class="card">
+                <h2>"What decides the cost per token"</h2>
+                <p class="small-note">{format!("Training $ per million tokens, base ${}; each input moved 20% down (light) and up (dark).", sig(base, 4))}</p>
+                <svg class="tornado" id="tornado" width="100%" height=h role="img" aria-label="Tornado chart of the training cost per million tokens">
+                    <line x1="50%" x2="50%" y1="16" y2=h class="axis"/>
+                    {rows}
+                </svg>
+                <div inner_html=data></div>
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// Platforms compared on the same job at about the same chip count.
+pub(super) const PLATFORMS: [&str; 5] = [
+    "trn2-ultra-64",
+    "trn3-ultra-144",
+    "hgx-h100-8",
+    "hgx-b200-8",
+    "gb300-nvl72",
+];
+
+/// The same job on several platforms: cost per token, where the run's money goes, and the
+/// price at which each matches the job's own platform.
+#[component]
+pub(super) fn Platforms(
+    /// The job as set above.
+    job: Memo<Job>,
+    /// Its report (evaluated once, above).
+    report: Memo<Result<engine::job::JobReport, String>>,
+) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        let j = job.get();
+        let chips = system::find(&j.system)
+            .map(|s| s.chips() * j.nodes)
+            .unwrap_or(64);
+        let mut ids: Vec<String> = PLATFORMS.iter().map(|x| (*x).to_string()).collect();
+        if !ids.contains(&j.system) {
+            ids.insert(0, j.system.clone());
+        }
+        ids.into_iter()
+            .filter_map(|id| {
+                let sys = system::find(&id).ok()?;
+                let nodes = chips.div_ceil(sys.chips()).max(1);
+                let other = if id == j.system {
+                    j.clone()
+                } else {
+                    j.moved_to(&id, nodes)
+                };
+                let r = if id == j.system {
+                    report.get()
+                } else {
+                    evaluate(&other).map_err(|e| e.to_string())
+                };
+                let target = report.with(|r| r.as_ref().ok().map(|r| r.train_usd_per_mtok));
+                let be = match (&r, target) {
+                    (Ok(r), Some(t)) if id != j.system => engine::job::price_to_match(r, t),
+                    _ => None,
+                };
+                let chip = engine::catalog::find(sys.chip).ok()?;
+                Some((sys.name, id, nodes, r, be, chip))
+            })
+            .collect::<Vec<_>>()
+    });
+    move || {
+        let list = rows.get();
+        let max_cost = list
+            .iter()
+            .filter_map(|(_, _, _, r, _, _)| r.as_ref().ok().map(|r| r.cost_usd))
+            .fold(0.0, f64::max);
+        use crate::widgets::{escape, fig_html_est};
+        let mut body = String::new();
+        for (name, id, nodes, r, be, chip) in &list {
+            let r = match r {
+                Err(e) => {
+                    body += &format!(
+                        "<tr><th scope=\"row\">{}</th><td colspan=\"7\"><span class=\"na\">{}</span></td></tr>",
+                        escape(name),
+                        escape(e)
+                    );
+                    continue;
+                }
+                Ok(r) => r,
+            };
+            let t = &r.train;
+            let parts = [
+                ("compute", t.compute.get(), "#0072b2"),
+                ("bubble", t.bubble.get(), "#56b4e9"),
+                ("tensor-parallel", t.tp_comm.get(), "#e69f00"),
+                ("expert all-to-all", t.ep_comm.get(), "#cc79a7"),
+                ("data-parallel", t.dp_comm.get(), "#d55e00"),
+            ];
+            let step = t.step.get();
+            let mut x = 0.0;
+            let mut bars = String::new();
+            for (n, v, c) in parts {
+                let w = v / step * r.cost_usd / max_cost * 100.0;
+                bars += &format!(
+                    "<rect x=\"{x:.2}%\" y=\"2\" width=\"{w:.2}%\" height=\"16\" fill=\"{c}\"><title>{n}: ${}</title></rect>",
+                    thousands(v / step * r.cost_usd)
+                );
+                x += w;
+            }
+            let per_pf = |d: Dtype| {
+                chip.dense(d).map_or("—".to_string(), |p| {
+                    format!("${}", sig(r.usd_per_chip_hour.value / (p.get() / 1e15), 3))
+                })
+            };
+            let rate = r.usd_per_chip_hour;
+            body += &format!(
+                "<tr data-system=\"{}\" data-price-kind=\"{}\" data-price-as-of=\"{}\"><th scope=\"row\">{}<div class=\"sub small\">{} × {} = {} chips</div></th><td>{}<div class=\"sub small{}\">{}</div></td><td>{}</td><td>{}</td><td>{}</td><td data-train-mtok=\"{}\">${}</td><td class=\"barcell\"><svg width=\"100%\" height=\"20\" role=\"img\" aria-label=\"cost of the run by where the time goes\">{bars}</svg><span class=\"small\">${} · {} days</span></td><td data-goodput=\"{}\">{}% · {} days<div class=\"sub small\">{} chips per failure, {} spares, +${}</div></td><td>{}</td></tr>",
+                escape(id),
+                r.price.kind,
+                r.price.as_of,
+                escape(name),
+                nodes,
+                escape(id),
+                r.chips,
+                fig_html_est(&format!("${}", sig(rate.value, 3)), rate.source, rate.estimate, rate.note),
+                if r.price.fell_back { " warn" } else { "" },
+                escape(&if r.price.fell_back {
+                    format!("no rate on the basis: {} as of {}", r.price.kind, r.price.as_of)
+                } else {
+                    format!("{} · {}", r.price.kind, r.price.as_of)
+                }),
+                per_pf(Dtype::Bf16),
+                per_pf(Dtype::Fp8),
+                per_pf(Dtype::Fp4),
+                r.train_usd_per_mtok,
+                sig(r.train_usd_per_mtok, 3),
+                thousands(r.cost_usd),
+                sig(r.time_s / 86400.0, 3),
+                r.failures.goodput,
+                sig(r.failures.goodput * 100.0, 3),
+                sig(r.real_days, 3),
+                r.failure_inputs.blast_radius,
+                sig(r.failures.spare_chips, 2),
+                thousands(r.failure_cost_usd),
+                be.map_or("—".to_string(), |p| format!("${}", sig(p, 3)))
+            );
+        }
+        let table = format!(
+            "<div class=\"table-wrap\"><table class=\"compare\" id=\"platforms-table\"><thead><tr><th scope=\"col\">Platform</th><th scope=\"col\">$/chip-hour</th><th scope=\"col\">$/PFLOP-h BF16</th><th scope=\"col\">FP8</th><th scope=\"col\">FP4</th><th scope=\"col\">Training $/Mtok</th><th scope=\"col\">Cost of the run</th><th scope=\"col\">With failures: goodput · days</th><th scope=\"col\">Break-even $/chip-h</th></tr></thead><tbody>{body}</tbody></table></div>{}",
+            crate::export::table_buttons("platforms-table")
+        );
+        view! {
+            <section class="platforms">
+            <h2>"The same job on other platforms"</h2>
+            <p class="small-note">"Each platform runs the job on at least as many chips, at its first published (or assumed) rental rate, or at its own default chip price under your ownership inputs when you own the chips. The bar splits the cost of the run by where the step time goes: "
+                <span class="swatch" style="background:#0072b2"></span>"compute "<span class="swatch" style="background:#56b4e9"></span>"pipeline bubble "
+                <span class="swatch" style="background:#e69f00"></span>"tensor-parallel "<span class="swatch" style="background:#cc79a7"></span>"expert all-to-all "<span class="swatch" style="background:#d55e00"></span>"data-parallel communication. "
+                "Break-even: the $/chip-hour at which that platform matches the job's own cost per token."</p>
+            <div inner_html=table></div>
+            </section>
+        }
+    }
+}
+
+/// Training cost per token as one lever moves, against another platform's cost for the same
+/// job, with the break-even point marked.
+#[component]
+pub(super) fn BreakEven(
+    /// The job as set above.
+    job: Memo<Job>,
+    /// Its report (evaluated once, above).
+    report: Memo<Result<engine::job::JobReport, String>>,
+) -> impl IntoView {
+    use engine::job::{sensitivity, Lever};
+    let sc = use_scenario();
+    let data = Memo::new(move |_| {
+        let j = job.get();
+        let chips = system::find(&j.system)
+            .map(|s| s.chips() * j.nodes)
+            .unwrap_or(64);
+        let other_sys = system::find(&j.compare_with).ok()?;
+        let other = Job {
+            owned: false,
+            ..j.moved_to(&j.compare_with, chips.div_ceil(other_sys.chips()).max(1))
+        };
+        let (pts, target, be) =
+            report.with(|r| sensitivity(&j, r.as_ref().ok()?, &other, j.lever, 41).ok())?;
+        Some((pts, target, be, other_sys.name))
+    });
+    let formats = Memo::new(move |_| {
+        let j = job.get();
+        let other = Job {
+            owned: false,
+            ..j.moved_to(&j.compare_with, j.nodes)
+        };
+        let name = system::find(&j.compare_with).map(|s| s.name).unwrap_or("?");
+        engine::job::by_format(&j, &other)
+            .ok()
+            .map(|rows| (rows, name))
+    });
+    let levers = Lever::ALL
+        .into_iter()
+        .map(|l| view! { <option value=l.id() selected=move || sc.with(|s| s.job.lever == l)>{l.label()}</option> })
+        .collect_view();
+    let refs = PLATFORMS
+        .iter()
+        .map(|id| {
+            let name = system::find(id).map(|s| s.name).unwrap_or("?");
+            view! { <option value=*id selected=move || sc.with(|s| s.job.compare_with == *id)>{name}</option> }
+        })
+        .collect_view();
+    let chart = move || {
+        let Some((pts, target, be, name)) = data.get() else {
+            return view! { <p class="na">"The comparison cannot be evaluated for this job."</p> }
+                .into_any();
+        };
+        let lever = sc.with(|s| s.job.lever);
+        let ys: Vec<f64> = pts
+            .iter()
+            .map(|p| p.1)
+            .filter(|y| y.is_finite())
+            .chain([target])
+            .collect();
+        let (ymin, ymax) = (0.0, ys.iter().copied().fold(0.0, f64::max) * 1.1);
+        let (x0, x1) = lever.range();
+        let (w, h, l, b) = (640.0, 260.0, 56.0, 34.0);
+        let px = |x: f64| l + (x - x0) / (x1 - x0) * (w - l - 12.0);
+        let py = |y: f64| 10.0 + (1.0 - (y - ymin) / (ymax - ymin).max(1e-12)) * (h - b - 10.0);
+        let path: String = pts
+            .iter()
+            .filter(|p| p.1.is_finite())
+            .enumerate()
+            .map(|(i, (x, y))| {
+                format!(
+                    "{}{:.1},{:.1}",
+                    if i == 0 { "M" } else { " L" },
+                    px(*x),
+                    py(*y)
+                )
+            })
+            .collect();
+        let fmt_x = move |x: f64| match lever {
+            Lever::Price => format!("${}", sig(x, 3)),
+            _ => format!("{}%", sig(x * 100.0, 3)),
+        };
+        let ticks = (0..=4)
+            .map(|k| {
+                let x = x0 + (x1 - x0) * f64::from(k) / 4.0;
+                view! { <text x=px(x) y=h - 12.0 class="tick" text-anchor="middle">{fmt_x(x)}</text> }
+            })
+            .collect_view();
+        let yticks = (0..=3)
+            .map(|k| {
+                let y = ymin + (ymax - ymin) * f64::from(k) / 3.0;
+                view! { <text x=l - 6.0 y=py(y) + 4.0 class="tick" text-anchor="end">{format!("${}", sig(y, 2))}</text> }
+            })
+            .collect_view();
+        let marker = be.map(|x| {
+            view! {
+                <line x1=px(x) x2=px(x) y1="10" y2=h - b class="be-line"/>
+                <circle cx=px(x) cy=py(target) r="5" class="be-dot"/>
+            }
+        });
+        let table = chart_data(
+            "breakeven",
+            "breakeven-data",
+            &[lever.label(), "training $/Mtok", "reference $/Mtok"],
+            &pts.iter()
+                .map(|(x, y)| vec![sig(*x, 4), sig(*y, 4), sig(target, 4)])
+                .collect::<Vec<_>>(),
+        );
+        let text = match be {
+            Some(x) => format!(
+                "This job matches {name} at {} = {}.",
+                lever.label(),
+                fmt_x(x)
+            ),
+            None => format!("No {} in range makes this job match {name}.", lever.label()),
+        };
+        view! {
+            <svg class="breakeven" id="breakeven" viewBox=format!("0 0 {w} {h}") role="img" aria-label="Break-even chart" aria-describedby="breakeven-text" data-break-even=be.unwrap_or(f64::NAN)>
+                <line x1=l x2=w - 12.0 y1=py(target) y2=py(target) class="ref-line"/>
+                <text x=w - 14.0 y=py(target) - 6.0 text-anchor="end" class="tick">{format!("{name}: ${}/Mtok", sig(target, 3))}</text>
+                <path d=path class="cost-line"/>
+                <line x1=l x2=l y1="10" y2=h - b class="axis"/>
+                <line x1=l x2=w - 12.0 y1=h - b y2=h - b class="axis"/>
+                {ticks}{yticks}{marker}
+            </svg>
+            <p class="small-note" id="breakeven-text">{text}</p>
+            <div inner_html=table></div>
+        }
+        .into_any()
+    };
+    view! {
+        <div class="card breakeven-card">
+            <h2>"Break-even"</h2>
+            <div class="controls">
+                <label class="inline">"Move "
+                    <select name="wlever" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if let Some(l) = Lever::ALL.iter().find(|l| l.id() == v) { sc.update(|s| s.job.lever = *l); }
+                    }>{levers}</select>
+                </label>
+                <label class="inline">" against "
+                    <select name="wref" on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.job.compare_with = v); }>{refs}</select>
+                </label>
+            </div>
+            {chart}
+            {move || formats.get().map(|(rows, name)| view! { <ByFormat rows=rows other=name/> })}
+        </div>
+    }
+}
+
+/// $ per marketed dense PFLOP-hour by format on the job's platform and the one compared:
+/// where the job's platform stops being the cheaper one.
+#[component]
+pub(super) fn ByFormat(rows: Vec<engine::job::FormatCost>, other: &'static str) -> impl IntoView {
+    // The floating-point tensor formats models train and serve in (16 bits and narrower).
+    let rows: Vec<_> = rows
+        .into_iter()
+        .filter(|r| {
+            matches!(
+                r.dtype,
+                Dtype::Bf16 | Dtype::Fp16 | Dtype::Fp8 | Dtype::Fp6 | Dtype::Fp4
+            )
+        })
+        .collect();
+    let max = rows
+        .iter()
+        .flat_map(|r| [r.usd_a, r.usd_b])
+        .flatten()
+        .fold(0.0, f64::max)
+        .max(1e-12);
+    let len = |v: f64| format!("{:.1}", (v / max * 360.0).max(0.5));
+    let wins: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.ratio().is_some_and(|x| x < 1.0))
+        .map(|r| r.dtype.label())
+        .collect();
+    let loses: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.ratio().is_some_and(|x| x >= 1.0))
+        .map(|r| r.dtype.label())
+        .collect();
+    let text = format!(
+        "Cheaper than {other} per marketed PFLOP-hour in {}; dearer in {}. Each platform at its own rate ÷ its dense peak in that format.",
+        if wins.is_empty() { "no format".to_string() } else { wins.join(", ") },
+        if loses.is_empty() { "no format".to_string() } else { loses.join(", ") }
+    );
+    let row_h = 30.0;
+    let bars = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let (a, b) = (r.usd_a.unwrap_or(0.0), r.usd_b.unwrap_or(0.0));
+            let ratio = r.ratio().unwrap_or(f64::NAN);
+            let y = i as f64 * row_h + 4.0;
+            view! {
+                <g data-format=r.dtype.id() data-ratio=ratio>
+                    <text x="0" y=y + 15.0 class="fmt-label">{r.dtype.label()}</text>
+                    <rect x="60" y=y + 2.0 height="10" width=len(a) class="fmt-a"><title>{format!("this job's platform: ${}/PFLOP-hour", sig(a, 3))}</title></rect>
+                    <rect x="60" y=y + 14.0 height="10" width=len(b) class="fmt-b"><title>{format!("{other}: ${}/PFLOP-hour", sig(b, 3))}</title></rect>
+                    <text x="430" y=y + 17.0 class="fmt-text">{format!("${} vs ${} · {}×", sig(a, 3), sig(b, 3), sig(ratio, 2))}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    let h = rows.len() as f64 * row_h + 8.0;
+    let data = chart_data(
+        "by-format",
+        "by-format-data",
+        &[
+            "format",
+            "this job's platform, $/PFLOP-hour",
+            &format!("{other}, $/PFLOP-hour"),
+            "ratio",
+        ],
+        &rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.dtype.label().to_string(),
+                    r.usd_a.map_or("—".into(), |v| sig(v, 4)),
+                    r.usd_b.map_or("—".into(), |v| sig(v, 4)),
+                    r.ratio().map_or("—".into(), |v| sig(v, 3)),
+                ]
+            })
+            .collect::<Vec<_>>(),
+    );
+    view! {
+        <h3>"By format: $ per marketed PFLOP-hour"</h3>
+        <p class="legend-line"><span class="swatch fmt-a"></span>"this job's platform "<span class="swatch fmt-b"></span>{other}</p>
+        <svg class="by-format" id="by-format" viewBox=format!("0 0 640 {h}") role="img" aria-label="Cost per marketed PFLOP-hour by format" aria-describedby="by-format-text">{bars}</svg>
+        <p class="small-note" id="by-format-text">{text}</p>
+        <div inner_html=data></div>
+    }
+}
