@@ -262,17 +262,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             which,
             (None, Some(compiled), (0, 0.0)),
         );
-        out.push(RunPoint {
-            family: Family::Serving,
-            system: "trn2-16",
-            label,
-            source,
-            measured: Metric::Time(measured),
-            model: m,
-            setup,
-            note,
-            role,
-        });
+        out.push(trn2_latency(label, source, measured, (m, setup), note, role));
     }
     // AWS's vLLM-on-Neuron tutorials on trn2.48xlarge (Neuron 2.31 and 2.32), entered after
     // the day's changes to the model, each with its compiled shapes; speculative decoding
@@ -350,17 +340,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             which,
             (None, Some(compiled), draft),
         );
-        out.push(RunPoint {
-            family: Family::Serving,
-            system: "trn2-16",
-            label,
-            source,
-            measured: Metric::Time(measured),
-            model: m,
-            setup,
-            note,
-            role,
-        });
+        out.push(trn2_latency(label, source, measured, (m, setup), note, role));
     }
     // Mixtures of experts on Trn2 from two more sources, entered together after the day's
     // changes and judged once: NxD Inference's Trinity port (each batch its own compiled
@@ -438,17 +418,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             Latency::PerToken,
             (None, Some(compiled), (0, 0.0)),
         );
-        out.push(RunPoint {
-            family: Family::Serving,
-            system: "trn2-16",
-            label,
-            source,
-            measured: Metric::Time(measured),
-            model: m,
-            setup,
-            note,
-            role,
-        });
+        out.push(trn2_latency(label, source, measured, (m, setup), note, role));
     }
     out
 }
@@ -503,5 +473,27 @@ fn run_targets(system: &str, ttft: f64, tpot: f64) -> (Result<f64, WorkloadError
             )),
             String::new(),
         ),
+    }
+}
+
+/// A latency measured on one Trn2 instance beside the model's figure for it.
+fn trn2_latency(
+    label: &'static str,
+    source: &'static Citation,
+    measured: f64,
+    (model, setup): (Result<f64, WorkloadError>, String),
+    note: &'static str,
+    role: Role,
+) -> RunPoint {
+    RunPoint {
+        family: Family::Serving,
+        system: "trn2-16",
+        label,
+        source,
+        measured: Metric::Time(measured),
+        model,
+        setup,
+        note,
+        role,
     }
 }
