@@ -10,6 +10,15 @@ const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error('csp.mjs runs as a Trunk hook (TRUNK_STAGING_DIR is not set)');
 const file = join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
+// Subresource integrity from the files as staged. Several of Trunk's pipelines (the shell and
+// the lazily loaded pages) write the same wasm-bindgen snippet; when one hashes it while
+// another is rewriting it, the page's hash and the file disagree and the browser refuses the
+// file. Every writer writes the same bytes, so hashing the staged file settles it.
+html = html.replace(
+  /(<(?:link|script)\b[^>]*?\b(?:href|src)="\.\/([^"]+)"[^>]*?\bintegrity=")sha384-[^"]*(")/g,
+  (_, head, path, tail) =>
+    `${head}sha384-${createHash('sha384').update(readFileSync(join(dir, path))).digest('base64')}${tail}`,
+);
 const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
   (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
 );
