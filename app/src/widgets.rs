@@ -193,21 +193,7 @@ pub fn size_canvas(canvas: &web_sys::HtmlCanvasElement, w: f64, h: f64) -> f64 {
     dpr
 }
 
-/// Text made safe to place in HTML.
-#[must_use]
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use view::escape;
 
 /// The markup of [`Fig`] as text, for read-only tables built as HTML in one pass (far less
 /// code than a reactive view per table, and these tables never change after they are drawn).
@@ -318,18 +304,7 @@ pub fn table_html(id: &str, head: &[&str], rows: &[HtmlRow<'_>]) -> String {
     s
 }
 
-/// A whole number with thousands separated by commas.
-pub fn thousands(x: f64) -> String {
-    let s = format!("{:.0}", x);
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 && c.is_ascii_digit() {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use view::thousands;
 
 /// A chart's download buttons (SVG and PNG of the chart, CSV of its data table) and that
 /// table, folded: the chart's text alternative.

@@ -44,20 +44,7 @@ caption { text-align: left; font-weight: 600; padding: 0.2rem 0; }
 "#;
 
 /// Escapes text for HTML.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '&' => o.push_str("&amp;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
+pub use view::escape as esc;
 
 pub fn select(name: &str, options: &[(&str, &str)], chosen: &str) -> String {
     let mut s = format!(r#"<select name="{name}">"#);

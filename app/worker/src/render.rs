@@ -13,20 +13,7 @@ pub struct Timing {
     pub finish_ms: f64,
 }
 
-pub(crate) fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '&' => o.push_str("&amp;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
+pub(crate) use view::escape as esc;
 
 /// Download buttons the page's export handler serves: CSV of a table, SVG and PNG of a chart.
 fn buttons(csv: &str, chart: Option<&str>) -> String {
