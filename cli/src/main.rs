@@ -971,7 +971,12 @@ fn run(args: &[String]) -> Result<String, Usage> {
                 )));
             }
             let mut rows = Vec::new();
+            // A long sweep says how far it has got on stderr, a tenth at a time.
+            let tenth = (steps >= 100).then_some(steps / 10);
             for k in 0..steps {
+                if let Some(t) = tenth.filter(|t| k > 0 && k % t == 0) {
+                    eprintln!("sweep: {}% ({k} of {steps} steps)", k / t * 10);
+                }
                 let x = from + (to - from) * f64::from(k) / f64::from(steps - 1);
                 let mut v = base.clone();
                 if let Some(slot) = v.pointer_mut(&pointer) {

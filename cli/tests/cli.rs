@@ -502,6 +502,19 @@ fn eval_and_sweep_read_the_apps_scenario() {
         (costs[3] / costs[0] - 4.0).abs() < 1e-9,
         "cost is linear in price: {costs:?}"
     );
+    // A long sweep reports its progress on stderr, a tenth at a time; its CSV stays clean.
+    let (code, csv, err) = run_stdin(
+        &["sweep", "-", "--set", "job.usd_per_chip_hour=1..4:100"],
+        &scenario,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(csv.lines().count(), 101);
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("sweep: ")).count(),
+        9,
+        "{err}"
+    );
+    assert!(err.contains("sweep: 90% (90 of 100 steps)"), "{err}");
     let (code, _, err) = run_stdin(&["sweep", "-", "--set", "job.model=1..2:3"], &scenario);
     assert_eq!(code, 2);
     assert!(err.contains("not a numeric setting"));
