@@ -99,6 +99,12 @@ fn ser_peaks<S: serde::Serializer>(peaks: &[Peak; Dtype::COUNT], s: S) -> Result
 }
 
 impl Chip {
+    /// Whether the chip runs AWS's Neuron software (a Trainium chip, or a copy of one): its
+    /// fixed costs per layer, compiled shapes and launches apply.
+    #[must_use]
+    pub fn runs_neuron(&self) -> bool {
+        self.vendor == "AWS"
+    }
     /// The peak entry for `d`.
     #[must_use]
     pub fn peak(&self, d: Dtype) -> &Peak {

@@ -39,7 +39,7 @@ pub fn CollectivesPage() -> impl IntoView {
         <section class="page collectives-page">
             <h1>"Collectives"</h1>
             <p class="lead">
-                "Alpha-beta model: time = steps × per-step latency + bytes on the busiest link ÷ its bandwidth × efficiency; on NVIDIA systems, NCCL's protocols (LL, LL128, Simple) and latency constants, NVLink SHARP, and rail-aligned rings or trees across nodes, the fastest for each size as NCCL picks. "
+                "Alpha-beta model: time = steps × per-step latency + bytes on the busiest link ÷ its bandwidth × efficiency; on NVIDIA systems, NCCL's protocols (LL, LL128, Simple) and latency constants, NVLink SHARP, rail-aligned rings or trees across nodes and all-to-alls sent directly to every peer, the fastest for each size as NCCL picks; on Trainium a collective launched on its own also pays Neuron's launch, as nccom-test times it. "
                 "busbw is algbw × 2(n−1)/n for all-reduce and × (n−1)/n for all-gather, reduce-scatter and all-to-all, as nccl-tests reports it."
             </p>
             <Controls/>
@@ -373,8 +373,8 @@ fn CalibrationTable() -> impl IntoView {
     );
     view! {
         <h2>"The model against measurements"</h2>
-        <p class="small-note">"On NVIDIA systems the model runs NCCL's own choice: rings in the LL, LL128 or Simple protocol with NCCL's latency constants, NVLink SHARP, and across nodes rail-aligned rings or trees whose phases stream together. "
-            "Fitted: the ring and NVLS efficiencies of each NVLink generation (8 GiB on 8 × H200 and 8 × B200), the NVLS pipeline fill (16 MiB on DGX H100) and EFA's latency per network step (2 × p6-b200, 2 × p5). "
+        <p class="small-note">"On NVIDIA systems the model runs NCCL's own choice: rings in the LL, LL128 or Simple protocol with NCCL's latency constants, NVLink SHARP, across nodes rail-aligned rings or trees whose phases stream together, and all-to-alls sent directly to every peer, (m−1)/m of each GPU's bytes through its NIC. "
+            "Fitted: the ring and NVLS efficiencies of each NVLink generation (8 GiB on 8 × H200 and 8 × B200), the NVLS pipeline fill (16 MiB on DGX H100), EFA's latency per network step (2 × p6-b200, 2 × p5) and Neuron's launch of a collective on its own (nccom-test's 64-rank all-gather of 1 KiB on a Trn2). "
             "The rest are held out (dated when they entered, before any change they judge) or were tuned against (in view while the NCCL model was built); each must come within its bound, and a point where the model departs says why. "
             "Two published point-to-point figures are not collectives and are checked against the efficiencies instead: an 8 × H200 GPU-pair copy reached 396.4 GB/s (88% of 450; the model's NVLink 4 ring efficiency is 81%), and one 200G EFA device 193.72 Gb/s (96.9%; the model uses 95%)."</p>
         <div inner_html=html></div>

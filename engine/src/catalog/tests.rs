@@ -210,3 +210,10 @@ fn published_figures() {
     // NV-GB300 (GB300 NVL72): 1,080 PF dense FP4 per 72 GPUs = 15 PF per GPU.
     check("gb300", Dtype::Fp4, 15_000.0);
 }
+
+#[test]
+fn the_presets_that_run_neuron_are_the_trn_ones() {
+    for c in presets() {
+        assert_eq!(c.runs_neuron(), c.id.starts_with("trn"), "{}", c.id);
+    }
+}

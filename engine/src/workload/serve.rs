@@ -349,7 +349,7 @@ pub(crate) fn infer_with(
     let peak = roof.peak.get() * eff.large(bf16) * cfg.kernel_factor;
     let ffn_mats = if m.gated { 3.0 } else { 2.0 };
     // Launches: a fixed time per GEMM call, and on Trainium Neuron's fixed time per layer.
-    let neuron = if chip.vendor == "AWS" {
+    let neuron = if chip.runs_neuron() {
         cfg.neuron_layer_fixed_s
     } else {
         0.0
@@ -378,7 +378,7 @@ pub(crate) fn infer_with(
     // A compiled deployment runs its compiled batch, and attends over the bucket its context
     // falls in, whatever the live load. Neuron compiles every deployment.
     let compiled = cfg.compiled.or_else(|| {
-        (cfg.static_shapes && chip.vendor == "AWS").then_some(Compiled {
+        (cfg.static_shapes && chip.runs_neuron()).then_some(Compiled {
             batch: cfg.batch,
             seq: cfg.prompt + cfg.output,
             buckets: &[],
