@@ -1,9 +1,12 @@
 //! View helpers shared by the app's shell, the Kernels page and its worker, so each is
-//! written once: text made safe for HTML, and whole numbers with their thousands separated.
+//! written once: text made safe for HTML, whole numbers with their thousands separated, and
+//! the typed messages the Kernels page and its worker exchange ([`protocol`]).
 
 #![no_std]
 
 extern crate alloc;
+
+pub mod protocol;
 
 use alloc::format;
 use alloc::string::String;

@@ -1,6 +1,7 @@
-//! The Kernels page's Web Worker. The page posts one text command at a time and the worker
-//! answers with text: `stage …` while it works, then `result …`, `sweep …` or `bench …`
-//! (HTML or numbers), or `error …`. Cancel is the page terminating the worker.
+//! The Kernels page's Web Worker. The page posts one [`Request`] at a time and the worker
+//! answers with [`Reply`]s: stages while it works, then a result, or an error (the messages
+//! are typed in `view::protocol`, which the page compiles against too). Cancel is the page
+//! terminating the worker.
 //!
 //! The kernels' code lives only here, so the first page never downloads it; this crate is
 //! built for speed (`opt-level = 3`, wasm `simd128`).
@@ -9,6 +10,7 @@ mod core;
 mod render;
 
 use engine::kernels::{self, stream::Stream, Distribution, KernelSpec, Operand, Rng};
+use view::protocol::{Reply, Request};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -17,8 +19,20 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(msg: &str) {
-    let _ = scope().post_message(&JsValue::from_str(msg));
+fn post(msg: &Reply) {
+    let _ = scope().post_message(&JsValue::from_str(&msg.encode()));
+}
+
+fn stage(what: impl Into<String>) {
+    post(&Reply::Stage(what.into()));
+}
+
+fn error(what: impl ToString) {
+    post(&Reply::Error(what.to_string()));
+}
+
+fn nc_error(what: impl ToString) {
+    post(&Reply::NcError(what.to_string()));
 }
 
 fn now_ms() -> f64 {
@@ -33,18 +47,17 @@ fn main() {
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    post("ready");
+    post(&Reply::Ready);
 }
 
 fn handle(cmd: &str) {
-    let (verb, arg) = cmd.split_once(' ').unwrap_or((cmd, ""));
-    match verb {
-        "run" => run(arg),
-        "sweep" => sweep(arg),
-        "bench" => bench(arg),
-        "nc" => neuroncore(arg),
-        "nctune" => neuroncore_tune(arg),
-        _ => post(&format!("error unknown command '{verb}'")),
+    match Request::decode(cmd) {
+        Ok(Request::Run(q)) => run(&q),
+        Ok(Request::Sweep(q)) => sweep(&q),
+        Ok(Request::Bench { threads }) => bench(threads),
+        Ok(Request::Simulate(t)) => neuroncore(&t),
+        Ok(Request::Tune(t)) => neuroncore_tune(&t),
+        Err(e) => error(e),
     }
 }
 
@@ -64,15 +77,15 @@ fn spec_of(query: &str) -> Result<KernelSpec, String> {
 fn run(query: &str) {
     let spec = match spec_of(query) {
         Ok(s) => s,
-        Err(e) => return post(&format!("error {e}")),
+        Err(e) => return error(e),
     };
-    post("stage drawing the inputs, rounding them and computing the f64 reference");
+    stage("drawing the inputs, rounding them and computing the f64 reference");
     let t0 = now_ms();
     let prepared = match kernels::prepare(&spec) {
         Ok(p) => p,
-        Err(e) => return post(&format!("error {e}")),
+        Err(e) => return error(e),
     };
-    post("stage running the kernel");
+    stage("running the kernel");
     let t1 = now_ms();
     let mut raw = kernels::execute(&prepared);
     let mut best = now_ms() - t1;
@@ -86,7 +99,7 @@ fn run(query: &str) {
         reps += 1;
     }
     let t2 = now_ms();
-    post("stage measuring the error");
+    stage("measuring the error");
     let result = kernels::finish(&prepared, &raw);
     let t3 = now_ms();
     let timing = render::Timing {
@@ -95,17 +108,14 @@ fn run(query: &str) {
         reps,
         finish_ms: t3 - t2,
     };
-    post(&format!(
-        "result {}",
-        render::result(&spec, &result, &timing)
-    ));
+    post(&Reply::Result(render::result(&spec, &result, &timing)));
 }
 
 /// The same shape across formats, block sizes and accumulators: what each choice costs.
 fn sweep(query: &str) {
     let base = match spec_of(query) {
         Ok(s) => s,
-        Err(e) => return post(&format!("error {e}")),
+        Err(e) => return error(e),
     };
     let mut rows = Vec::new();
     let recipes = [
@@ -177,17 +187,17 @@ fn sweep(query: &str) {
     }
     let total = variants.len();
     for (i, (label, spec)) in variants.into_iter().enumerate() {
-        post(&format!("stage {} of {total}: {label}", i + 1));
+        stage(format!("{} of {total}: {label}", i + 1));
         match kernels::run(&spec) {
             Ok(r) => rows.push((label, r.error)),
-            Err(e) => return post(&format!("error {e}")),
+            Err(e) => return error(e),
         }
     }
-    post(&format!("sweep {}", render::sweep(&base, &rows)));
+    post(&Reply::Sweep(render::sweep(&base, &rows)));
 }
 
-/// This thread's f32 GEMM rate and STREAM bandwidths: `bench <id> <gflops> <gbps> <detail>`.
-fn bench(id: &str) {
+/// This thread's f32 GEMM rate and STREAM bandwidths, measured as one of `threads` at once.
+fn bench(threads: u32) {
     let n = 384;
     let mut rng = Rng::new(7);
     let a = Distribution::Normal.sample(&mut rng, n, n);
@@ -224,25 +234,26 @@ fn bench(id: &str) {
         }
         detail.push(format!("{}={gbps:.2}", k.id()));
     }
-    post(&format!(
-        "bench {id} {gflops:.3} {triad:.3} {} sink={}",
-        detail.join(","),
-        u8::from(sink.is_finite())
-    ));
+    post(&Reply::Bench {
+        threads,
+        gflops,
+        gbps: triad,
+        detail: format!("{} sink={}", detail.join(","), u8::from(sink.is_finite())),
+    });
 }
 
-/// Simulate a NeuronCore experiment: `ncresult <labels>\n<html>`, then the timeline as a
+/// Simulate a NeuronCore experiment: its point, its result, then the timeline as a
 /// `Float64Array`.
 fn neuroncore(text: &str) {
     use engine::neuroncore::spec::Experiment;
     let e = match Experiment::parse(text) {
         Ok(e) => e,
-        Err(err) => return post(&format!("ncerror {err}")),
+        Err(err) => return nc_error(err),
     };
     let t0 = now_ms();
     let s = match e.schedule() {
         Ok(s) => s,
-        Err(err) => return post(&format!("ncerror {err}")),
+        Err(err) => return nc_error(err),
     };
     let t1 = now_ms();
     let r = engine::neuroncore::simulate(&s);
@@ -250,42 +261,44 @@ fn neuroncore(text: &str) {
     let html = core::result_html(&e, &s, &r, t1 - t0, t2 - t1);
     // The Roofline page draws the whole chip: every core running this schedule.
     let cores = engine::catalog::find(&e.chip).map_or(1, |c| c.cores.value);
-    post(&format!(
-        "ncpoint {},{}",
-        r.intensity(),
-        r.flops_per_s() * f64::from(cores)
-    ));
+    post(&Reply::NcPoint {
+        intensity: r.intensity(),
+        flops_per_s: r.flops_per_s() * f64::from(cores),
+    });
     let (v, whats) = core::spans(&s, &r);
-    post(&format!("ncresult {}\n{html}", whats.join("|")));
+    post(&Reply::NcResult {
+        whats: whats.iter().map(ToString::to_string).collect(),
+        html,
+    });
     let arr = js_sys::Float64Array::from(&v[..]);
     let _ = scope().post_message(&arr);
 }
 
-/// Search a matmul's tiles: `stage` messages while it works, then `nctune <html>`.
+/// Search a matmul's tiles: stages while it works, then the table.
 fn neuroncore_tune(text: &str) {
     use engine::neuroncore::spec::{Experiment, Kernel};
     let e = match Experiment::parse(text) {
         Ok(e) => e,
-        Err(err) => return post(&format!("ncerror {err}")),
+        Err(err) => return nc_error(err),
     };
     let Kernel::Matmul(base) = &e.kernel else {
-        return post("ncerror autotune searches a matmul's blocks; choose the matmul kernel");
+        return nc_error("autotune searches a matmul's blocks; choose the matmul kernel");
     };
     let core = match e.core() {
         Ok(c) => c,
-        Err(err) => return post(&format!("ncerror {err}")),
+        Err(err) => return nc_error(err),
     };
-    post("stage listing the block sizes that fit and their lower bounds");
+    stage("listing the block sizes that fit and their lower bounds");
     let mut last = now_ms();
     let found = engine::neuroncore::tune::tune(&core, base, 8, |done, of| {
         if now_ms() - last > 150.0 {
             last = now_ms();
-            post(&format!(
-                "stage simulated {done} of up to {} candidates",
+            stage(format!(
+                "simulated {done} of up to {} candidates",
                 of.min(engine::neuroncore::tune::MAX_SIMULATED)
             ));
         }
         true
     });
-    post(&format!("nctune {}", core::tune_html(&e, &found)));
+    post(&Reply::NcTuned(core::tune_html(&e, &found)));
 }

@@ -1,0 +1,246 @@
+//! The messages between the Kernels page and its Web Worker, typed so both sides compile
+//! against one definition. On the wire each is one line of text, a verb and its argument,
+//! written and read only here; a NeuronCore timeline follows its [`Reply::NcResult`] as a
+//! `Float64Array` (numbers do not need a text form).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// What the page asks of its worker.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// Run one kernel, given as its link pairs (`kk=gemm&km=…`).
+    Run(String),
+    /// Run the kernel across formats, block sizes and accumulators.
+    Sweep(String),
+    /// Measure this thread's GEMM rate and memory streams, as one of `threads` at once.
+    Bench {
+        /// How many workers measure at the same time.
+        threads: u32,
+    },
+    /// Simulate a NeuronCore experiment (its link text).
+    Simulate(String),
+    /// Search a NeuronCore matmul's tiles (its link text).
+    Tune(String),
+}
+
+/// What the worker answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// Loaded and listening.
+    Ready,
+    /// What it is doing now, for the status line.
+    Stage(String),
+    /// A kernel's result, as HTML.
+    Result(String),
+    /// A sweep's table, as HTML.
+    Sweep(String),
+    /// One thread's measured rates.
+    Bench {
+        /// How many workers measured at once.
+        threads: u32,
+        /// f32 GEMM, GFLOP/s.
+        gflops: f64,
+        /// STREAM triad, GB/s.
+        gbps: f64,
+        /// Every stream kernel's rate, `copy=…,scale=…`.
+        detail: String,
+    },
+    /// The kernel could not run.
+    Error(String),
+    /// A simulated NeuronCore's arithmetic intensity and whole-chip FLOP/s.
+    NcPoint {
+        /// FLOP per byte of memory traffic.
+        intensity: f64,
+        /// FLOP/s with every core running the schedule.
+        flops_per_s: f64,
+    },
+    /// A simulation's result: what each timeline span is, and the HTML.
+    NcResult {
+        /// One label per kind of span, in the timeline's order.
+        whats: Vec<String>,
+        /// The result, as HTML.
+        html: String,
+    },
+    /// A tile search's table, as HTML.
+    NcTuned(String),
+    /// The NeuronCore experiment could not run.
+    NcError(String),
+}
+
+fn split(line: &str) -> (&str, &str) {
+    line.split_once(' ').unwrap_or((line, ""))
+}
+
+impl Request {
+    /// The message as sent.
+    #[must_use]
+    pub fn encode(&self) -> String {
+        match self {
+            Self::Run(q) => format!("run {q}"),
+            Self::Sweep(q) => format!("sweep {q}"),
+            Self::Bench { threads } => format!("bench {threads}"),
+            Self::Simulate(t) => format!("nc {t}"),
+            Self::Tune(t) => format!("nctune {t}"),
+        }
+    }
+
+    /// The message received, or what was wrong with it.
+    ///
+    /// # Errors
+    /// An unknown verb or a bench without a thread count.
+    pub fn decode(line: &str) -> Result<Self, String> {
+        let (verb, arg) = split(line);
+        Ok(match verb {
+            "run" => Self::Run(arg.into()),
+            "sweep" => Self::Sweep(arg.into()),
+            "bench" => Self::Bench {
+                threads: arg
+                    .parse()
+                    .map_err(|_| format!("bench needs a thread count, got '{arg}'"))?,
+            },
+            "nc" => Self::Simulate(arg.into()),
+            "nctune" => Self::Tune(arg.into()),
+            _ => return Err(format!("unknown request '{verb}'")),
+        })
+    }
+}
+
+impl Reply {
+    /// The message as sent.
+    #[must_use]
+    pub fn encode(&self) -> String {
+        match self {
+            Self::Ready => "ready".into(),
+            Self::Stage(s) => format!("stage {s}"),
+            Self::Result(h) => format!("result {h}"),
+            Self::Sweep(h) => format!("sweep {h}"),
+            Self::Bench {
+                threads,
+                gflops,
+                gbps,
+                detail,
+            } => format!("bench {threads} {gflops} {gbps} {detail}"),
+            Self::Error(e) => format!("error {e}"),
+            Self::NcPoint {
+                intensity,
+                flops_per_s,
+            } => format!("ncpoint {intensity},{flops_per_s}"),
+            Self::NcResult { whats, html } => format!("ncresult {}\n{html}", whats.join("|")),
+            Self::NcTuned(h) => format!("nctune {h}"),
+            Self::NcError(e) => format!("ncerror {e}"),
+        }
+    }
+
+    /// The message received, or what was wrong with it.
+    ///
+    /// # Errors
+    /// An unknown verb, or numbers that do not read.
+    pub fn decode(line: &str) -> Result<Self, String> {
+        let (verb, arg) = split(line);
+        let number = |x: Option<&str>| -> Result<f64, String> {
+            x.and_then(|x| x.parse().ok())
+                .ok_or_else(|| format!("'{verb}' sent numbers that do not read: '{arg}'"))
+        };
+        Ok(match verb {
+            "ready" => Self::Ready,
+            "stage" => Self::Stage(arg.into()),
+            "result" => Self::Result(arg.into()),
+            "sweep" => Self::Sweep(arg.into()),
+            "bench" => {
+                let mut p = arg.splitn(4, ' ');
+                let threads = p
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .ok_or_else(|| format!("'bench' sent no thread count: '{arg}'"))?;
+                let (gflops, gbps) = (number(p.next())?, number(p.next())?);
+                Self::Bench {
+                    threads,
+                    gflops,
+                    gbps,
+                    detail: p.next().unwrap_or("").to_string(),
+                }
+            }
+            "error" => Self::Error(arg.into()),
+            "ncpoint" => {
+                let mut p = arg.split(',');
+                Self::NcPoint {
+                    intensity: number(p.next())?,
+                    flops_per_s: number(p.next())?,
+                }
+            }
+            "ncresult" => {
+                let (whats, html) = arg.split_once('\n').unwrap_or(("", arg));
+                Self::NcResult {
+                    whats: whats
+                        .split('|')
+                        .filter(|w| !w.is_empty())
+                        .map(String::from)
+                        .collect(),
+                    html: html.into(),
+                }
+            }
+            "nctune" => Self::NcTuned(arg.into()),
+            "ncerror" => Self::NcError(arg.into()),
+            _ => return Err(format!("unknown reply '{verb}'")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn every_message_reads_back_as_sent() {
+        for r in [
+            Request::Run("kk=gemm&km=64".into()),
+            Request::Sweep(String::new()),
+            Request::Bench { threads: 12 },
+            Request::Simulate("mm trn2 bf16 128x128x128".into()),
+            Request::Tune("x y".into()),
+        ] {
+            assert_eq!(Request::decode(&r.encode()), Ok(r.clone()), "{r:?}");
+        }
+        for r in [
+            Reply::Ready,
+            Reply::Stage("3 of 22: MXFP4".into()),
+            Reply::Result("<p>a b</p>".into()),
+            Reply::Sweep("<table></table>".into()),
+            Reply::Bench {
+                threads: 4,
+                gflops: 12.5,
+                gbps: 3.25,
+                detail: "copy=1.5,triad=3.25 sink=1".into(),
+            },
+            Reply::Error("no such kernel".into()),
+            Reply::NcPoint {
+                intensity: 341.25,
+                flops_per_s: 6.67e14,
+            },
+            Reply::NcResult {
+                whats: vec!["PE matmul".into(), "DMA in".into()],
+                html: "<p>line one\nline two</p>".into(),
+            },
+            Reply::NcResult {
+                whats: vec![],
+                html: "<p></p>".into(),
+            },
+            Reply::NcTuned("<table></table>".into()),
+            Reply::NcError("tile too big".into()),
+        ] {
+            assert_eq!(Reply::decode(&r.encode()), Ok(r.clone()), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn nonsense_is_named() {
+        assert!(Request::decode("teleport now").is_err());
+        assert!(Request::decode("bench many").is_err());
+        assert!(Reply::decode("ncpoint 1,x").is_err());
+        assert!(Reply::decode("bench 1 fast").is_err());
+        assert!(Reply::decode("hello").is_err());
+    }
+}
