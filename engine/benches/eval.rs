@@ -1,5 +1,6 @@
 //! Benchmark of the analytic evaluations the app runs on every input change.
-//! Reports time per evaluation; DESIGN.md budgets an analytic scenario in microseconds.
+//! Reports time per evaluation; ARCHITECTURE.md's budget for an analytic scenario is
+//! microseconds.
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -1,6 +1,6 @@
 //! The preset chips, every figure with its source and estimate flag.
 //!
-//! Figures come from `shared/reference/specs.md` and the documents it cites. Dense and sparse
+//! Each figure names the vendor document it comes from (`citations`). Dense and sparse
 //! peaks are kept apart: NVIDIA's headline tensor numbers assume 2:4 sparsity, so the dense
 //! figures here are those numbers halved (noted as `derived`). Where two vendor pages disagree,
 //! the current figure is used and the other is recorded in the figure's note.

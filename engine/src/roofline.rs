@@ -678,8 +678,9 @@ mod tests {
     }
 
     #[test]
-    fn brief_ridge_uses_the_superseded_655() {
-        // The brief's 225.9 FLOP/byte is 655 TFLOP/s (older Neuron page) over 2.9 TB/s.
+    fn semianalysis_ridge_uses_the_superseded_655() {
+        // SemiAnalysis's Trainium2 article gives 225.9 FLOP/byte: 655 TFLOP/s (an older Neuron
+        // page) over 2.9 TB/s.
         let r = Roofline {
             peak: FlopPerSec::tflops(655.0),
             bandwidth: BytesPerSec::tb_s(2.9),

@@ -83,10 +83,10 @@ pub static NV_BCM: Citation = Citation {
     url: "https://docs.nvidia.com/base-command-manager/product-manuals/nvidia-mission-control/nvlinkinfo",
     date: "2025",
 };
-/// The project brief (SemiAnalysis' Trainium2 article) as a source of concepts and what-ifs.
+/// SemiAnalysis' Trainium2 article, a source of concepts and what-ifs.
 pub static BRIEF_T2: Citation = Citation {
     key: "BRIEF-T2",
-    title: "SemiAnalysis, Amazon's AI Self Sufficiency: Trainium2 Architecture & Networking (project brief)",
+    title: "SemiAnalysis, Amazon's AI Self Sufficiency: Trainium2 Architecture & Networking",
     url: "https://newsletter.semianalysis.com/p/amazons-ai-self-sufficiency-trainium2-architecture-networking",
     date: "2024-12-03",
 };
@@ -307,7 +307,7 @@ pub struct System {
     pub name: &'static str,
     /// Catalog id of the chip.
     pub chip: &'static str,
-    /// A concept from the brief, not a product.
+    /// A concept from a published analysis (SemiAnalysis's Trainium2 article), not a product.
     pub concept: bool,
     /// Scale-up shape.
     pub shape: Shape,
@@ -528,10 +528,10 @@ pub fn presets() -> Vec<System> {
         gbs(64.0, &N_TRN2).note("derived: 256 GB/s bidirectional inter-instance per chip = 2 Z neighbours × 64 GB/s × 2")
     };
     let trn2_efa = || {
-        gbit(200.0, &EC2_AC).note("trn2.48xlarge: 16 × 200 Gbps EFAv3 per 16 chips = 200 Gb/s per chip (the brief's 800 Gb/s is contradicted)")
+        gbit(200.0, &EC2_AC).note("trn2.48xlarge: 16 × 200 Gbps EFAv3 per 16 chips = 200 Gb/s per chip (SemiAnalysis's 800 Gb/s is contradicted)")
     };
-    let brief_800 = || Alternative {
-        what: "scale-out per chip (the brief's premise)",
+    let semianalysis_800 = || Alternative {
+        what: "scale-out per chip (SemiAnalysis's premise)",
         figure: Sourced::estimate(800.0 * GB / 8.0, &BRIEF_T2)
             .note("contradicted by AWS: 200 Gb/s per chip; a what-if"),
         unit: "B/s",
@@ -591,7 +591,7 @@ pub fn presets() -> Vec<System> {
             usd_per_chip_hour: None,
             power_w: None,
             edited: false,
-            alternatives: vec![brief_800()],
+            alternatives: vec![semianalysis_800()],
         },
         System {
             id: "trn2-ultra-64",
@@ -620,7 +620,7 @@ pub fn presets() -> Vec<System> {
             chip: "trn2",
             concept: true,
             shape: Shape::Torus { dims: vec![4, 4, 16] },
-            links: vec![trn2_link(), trn2_link(), trn2_z().note("concept: the brief's long axis at the Z-link speed")],
+            links: vec![trn2_link(), trn2_link(), trn2_z().note("concept: SemiAnalysis's long axis at the Z-link speed")],
             hop_latency: neuronlink_hop(),
             link_efficiency: assumed_eff(),
             in_network_efficiency: None,

@@ -223,7 +223,7 @@ pub fn ownership_default(chip: &str) -> Ownership {
     Ownership {
         chip_usd,
         network_usd: Sourced::assumption(1_000.0)
-            .note("the brief's ~$1,000–1,200 per chip is unsourced"),
+            .note("assumed: no vendor publishes it; analyses quote ~$1,000–1,200 per chip without a source"),
         years: 5.0,
         cost_of_capital: 0.08,
         power_w: Sourced::assumption(watts)

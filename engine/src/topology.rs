@@ -815,7 +815,8 @@ mod tests {
             192.0 / 63.0,
             (2048.0, 640.0),
         );
-        // The brief's Trn2-Ultra-256 concept: 4×4×16 with the long axis at 64 GB/s.
+        // SemiAnalysis's Trn2-Ultra-256 concept (Trainium2 article, BRIEF-T2): 4×4×16 with the
+        // long axis at 64 GB/s.
         let m = torus(&[4, 4, 16], &[128.0, 128.0, 64.0]).metrics().unwrap();
         assert_eq!((m.chips, m.diameter), (256, 12));
         assert_eq!(m.bisection.get() / GBS, 2048.0);

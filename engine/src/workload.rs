@@ -218,7 +218,8 @@ mod tests {
 
     #[test]
     fn fp4_halves_the_chips_a_model_needs_and_doubles_tokens_per_chip() {
-        // The brief: a model that needs 16 chips in FP8 and 8 in FP4 halves the cost per token.
+        // "Amazon Trainium: Scaling AI Without Breaking the Bank": a model that needs 16 chips
+        // in FP8 and 8 in FP4 halves the cost per token.
         let cl = Cluster {
             system: find("gb300-nvl72").unwrap(),
             nodes: 1,

@@ -440,7 +440,7 @@ fn Figures(
         view! {
             <div class="card figures">
                 <h2>{if s.edited { format!("Edited from {}", s.name) } else { s.name.to_string() }}</h2>
-                {s.concept.then(|| view! { <p class="badge est">"concept from the brief, not a product"</p> })}
+                {s.concept.then(|| view! { <p class="badge est">"concept from SemiAnalysis's Trainium2 article, not a product"</p> })}
                 <div inner_html=html></div>
             </div>
         }

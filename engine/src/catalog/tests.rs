@@ -181,7 +181,7 @@ fn unknown_chip_lists_valid_ids() {
 
 #[test]
 fn estimates_are_flagged() {
-    // Power of Trn2 and Trn3 is not published by AWS (specs.md marks both [est]).
+    // Power of Trn2 and Trn3 is not published by AWS (both figures are marked estimates).
     for id in ["trn2", "trn3"] {
         assert!(chip(id).power.is_some_and(|p| p.estimate), "{id} power");
     }

@@ -140,7 +140,8 @@ fn cost_falls_along_the_efficiency_curve() {
 
 #[test]
 fn trn3_priced_30_percent_under_gb300_per_fp8_loses_at_fp4() {
-    // The brief: Trn3 about 30% better TCO per marketed FP8 than GB300 NVL72, much worse
+    // "Amazon Trainium: Scaling AI Without Breaking the Bank" (newsletter, 2025), citing
+    // SemiAnalysis: Trn3 about 30% better TCO per marketed FP8 than GB300 NVL72, much worse
     // at FP4. Price Trn3 so that it is 30% cheaper per marketed dense FP8 PFLOP-hour.
     let gb = Job {
         system: "gb300-nvl72".into(),
