@@ -172,10 +172,103 @@ fn bad_input_gets_a_clear_error_and_exit_code_2() {
         ],
         "M,N,K",
     );
-    check_error(&["roofline", "--dtype", "bf16"], "--chip is required");
-    check_error(&["chips", "--frobnicate"], "unknown option");
-    check_error(&["teleport"], "unknown command");
-    check_error(&[], "usage");
+    // Missing flags, unknown flags and commands are clap's to refuse, in clap's words.
+    check_error(
+        &["roofline", "--dtype", "bf16"],
+        "required arguments were not provided:\n  --chip <ID>",
+    );
+    check_error(
+        &["chips", "--frobnicate"],
+        "unexpected argument '--frobnicate'",
+    );
+    check_error(&["teleport"], "unrecognized subcommand 'teleport'");
+    check_error(&[], "Usage: accelscope <COMMAND>");
+    // Our own checks' messages read as every other bad input's.
+    let (_, _, err) = run(&[
+        "roofline",
+        "--chip",
+        "trn2",
+        "--dtype",
+        "bf16",
+        "--intensity=-3",
+    ]);
+    assert_eq!(
+        err.trim_end(),
+        "accelscope: --intensity must be a positive number of FLOP per byte, got '-3'"
+    );
+}
+
+#[test]
+fn help_lists_every_command_and_exits_0() {
+    let (code, out, err) = run(&["--help"]);
+    assert_eq!(code, 0, "{err}");
+    for cmd in [
+        "chips",
+        "chip",
+        "roofline",
+        "systems",
+        "topology",
+        "collective",
+        "calibration",
+        "keys",
+        "claims",
+        "prices",
+        "train",
+        "infer",
+        "serve-curve",
+        "model",
+        "eval",
+        "compare",
+        "sweep",
+        "scenario",
+        "kernel",
+        "neuroncore",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{cmd} "))),
+            "{cmd} missing from:\n{out}"
+        );
+        let (code, out, err) = run(&[cmd, "--help"]);
+        assert_eq!(code, 0, "{cmd} --help: {err}");
+        assert!(
+            out.contains(&format!("Usage: accelscope {cmd}")),
+            "{cmd}: {out}"
+        );
+    }
+    // The long descriptions are in the commands' help.
+    let (_, out, _) = run(&["roofline", "--help"]);
+    assert!(
+        out.contains("moe:experts,tokens_per_expert,d_model,d_ff"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["kernel", "--help"]);
+    assert!(out.contains("fp8e4m3") && out.contains("nvfp4"), "{out}");
+}
+
+#[test]
+fn csv_only_where_a_command_has_it() {
+    let (code, csv, err) = run(&["eval", "--link", "?v=4&page=workload", "--csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(csv.lines().count(), 2, "a header and a row");
+    assert!(csv.starts_with("chip_hours,chips,"), "{csv}");
+    for cmd in [&["chips"][..], &["keys"], &["prices"], &["chip", "trn2"]] {
+        check_error(&[cmd, &["--csv"]].concat(), "unexpected argument '--csv'");
+    }
+}
+
+#[test]
+fn flags_take_the_last_of_repeated_values_and_the_equals_form() {
+    let v = json(&[
+        "roofline",
+        "--chip=nope",
+        "--chip=trn2",
+        "--dtype=bf16",
+        "--intensity",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(v["chip"], "trn2");
 }
 
 #[test]
@@ -431,7 +524,7 @@ fn train_and_infer_nonsense_exits_2() {
             "--dtype",
             "bf16",
         ],
-        "--batch is required",
+        "required arguments were not provided:\n  --batch <B>",
     );
     check_error(
         &[
@@ -715,7 +808,10 @@ fn compare_explains_the_difference_step_by_step() {
         .clone();
     assert_eq!(last["factor"], "power and facility");
     assert!(last["change_usd_per_mtok"].as_f64().unwrap() > 0.0);
-    check_error(&["compare", a], "two scenarios");
+    check_error(
+        &["compare", a],
+        "required arguments were not provided:\n  <B>",
+    );
     check_error(&["compare", a, "v=2&wsys=nope"], "nope");
 }
 
