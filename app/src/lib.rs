@@ -3,8 +3,10 @@
 //! State is one [`engine::Scenario`] in a signal, mirrored to the query string.
 
 pub mod charts;
+pub mod defer;
 pub mod export;
 pub mod module;
+pub mod offline;
 pub mod pages;
 pub mod panic;
 pub mod state;
@@ -42,6 +44,7 @@ pub fn App() -> impl IntoView {
             <Nav/>
         </header>
         <state::NoticeBanner/>
+        <offline::UpdateBanner/>
         <main id="main">
             <PageView/>
         </main>
@@ -113,29 +116,10 @@ fn PageView() -> impl IntoView {
             d.set_title(&format!("{} · accelscope", page.get().label()));
         }
     });
+    // Every page but the first is its own module, named by the page's id, fetched when the
+    // page first opens.
     move || match page.get() {
         Page::Chips => pages::chips::ChipsPage().into_any(),
-        Page::Roofline => pages::roofline::RooflinePage().into_any(),
-        Page::Topology => pages::topology::TopologyPage().into_any(),
-        Page::Collectives => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
-            name: "collectives",
-            title: "Collectives",
-        })
-        .into_any(),
-        Page::Workload => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
-            name: "workload",
-            title: "Workload & TCO",
-        })
-        .into_any(),
-        Page::Kernels => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
-            name: "kernels",
-            title: "Kernels",
-        })
-        .into_any(),
-        Page::Compare => pages::lazy::LazyPage(pages::lazy::LazyPageProps {
-            name: "compare",
-            title: "Compare",
-        })
-        .into_any(),
+        other => pages::lazy::LazyPage(pages::lazy::LazyPageProps { page: other }).into_any(),
     }
 }

@@ -51,10 +51,12 @@ extern "C" {
     pub fn export_svg(chart: &str, query: &str, file: &str);
 }
 
-/// Fetches module `name` (`name.js` and `name_bg.wasm` beside the app) and mounts it here with
-/// the link's query; the module hands its own keys back, and they go into the link.
+/// Fetches `page`'s module (`ID.js` and `ID_bg.wasm` beside the app, ID the page's id) and
+/// mounts it here with the link's query; the module hands its own keys back, and they go
+/// into the link.
 #[component]
-pub fn LazyPage(name: &'static str, title: &'static str) -> impl IntoView {
+pub fn LazyPage(page: engine::scenario::Page) -> impl IntoView {
+    let (name, title) = (page.id(), page.label());
     let sc = use_scenario();
     let node = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
