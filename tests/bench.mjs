@@ -9,9 +9,9 @@ import { serve } from './server.mjs';
 import { launch } from './browser.mjs';
 
 const DIST = process.env.DIST ?? '../dist';
-// The first page was 373 KiB before the Kernels page came, and may not grow past that
-// (ARCHITECTURE.md sets 250 KiB as the goal).
-const SIZE_BUDGET = 373 * 1024;
+// ARCHITECTURE.md's budget: every page but the first is its own module, so the first page
+// does not grow as pages are added.
+const SIZE_BUDGET = 250 * 1024;
 const TTI_BUDGET_MS = 300;
 const FRAME_MS = 16;
 
@@ -47,6 +47,8 @@ const total = [...first].reduce((t, f) => t + gz(f), 0);
 const parts = [...first].map((f) => `${f.replace(/-[0-9a-f]{16}/, '')} ${kib(gz(f))}`);
 console.log(`first page transfer: ${kib(total)} gzipped (budget ${SIZE_BUDGET / 1024} KiB) — ${parts.join('; ')}`);
 for (const [name, query, ready] of [
+  ['Roofline', '?page=roofline', '#roofline-canvas'],
+  ['Topology', '?page=topology', '#topology-svg'],
   ['Collectives', '?page=collectives', '#collective-table'],
   ['Kernels', '?page=kernels', '.kresult'],
   ['Workload & TCO', '?page=workload', '.card'],
@@ -78,16 +80,25 @@ for (let i = 0; i < RUNS; i++) {
 }
 console.log(`navigation to interactive (${RUNS} cold loads): p50 ${ms(pct(tti, 50))}, p95 ${ms(pct(tti, 95))} (budget ${TTI_BUDGET_MS} ms); DOMContentLoaded p50 ${ms(pct(dcl, 50))}`);
 
-// 3. One input change: recompute and redraw (including the canvas effect), p95 against a frame.
-async function inputLatency(query, selector, values) {
+// 3. Input to paint, per page: from the input event to the moment its result is in the page
+// and the main thread is free to paint it (the paint itself follows at the next frame, which
+// no page can move). Views a page works out after that paint (`app/src/defer.rs`: a
+// tornado, other platforms, a break-even curve) are not counted; they show as updating.
+async function inputLatency(query, selector, values, prepare) {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   const page = await ctx.newPage();
   await page.goto(srv.url + query);
+  await page.waitForSelector('.lazy-loading', { state: 'detached', timeout: 30000 });
+  if (prepare) await prepare(page);
   await page.waitForSelector(selector);
   const [times, draws] = await page.evaluate(async ([sel, vals]) => {
     const settle = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     const out = [];
     for (let i = 0; i < 60; i++) {
+      // Start each input from a quiet page: the previous input's deferred views are done.
+      await frame();
+      await frame();
       const el = document.querySelector(sel);
       const t0 = performance.now();
       if (el.type === 'checkbox') el.checked = !el.checked; else el.value = vals[i % vals.length];
@@ -104,18 +115,35 @@ async function inputLatency(query, selector, values) {
   await ctx.close();
   return [times, draws];
 }
+const paint = (name, xs) => console.log(`input-to-paint ${name}: p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))} (budget ${FRAME_MS} ms)`);
 const [table] = await inputLatency('?page=chips', 'select[name=format]', ['fp8', 'bf16', 'fp16', 'fp32']);
+paint('chips', table);
 const [chart, draws] = await inputLatency('?page=roofline', 'input[name=rfmt][value=fp8]', []);
-// The Workload & TCO page: one input change re-runs the job, its tornado, break-even curve,
-// the platforms table and the by-format comparison (the layout-search panel runs in slices).
+paint('roofline', chart);
+console.log(`  roofline canvas drawing alone: p50 ${ms(pct(draws, 50))}, p95 ${ms(pct(draws, 95))}`);
+const [coll] = await inputLatency('?page=collectives', 'input[name=size]', ['1MiB', '64MiB', '1GiB', '256KiB']);
+paint('collectives', coll);
+// The Workload & TCO page: a batch-size change re-runs the job and repaints its cards; the
+// tornado, break-even curve, by-format and other platforms follow after the paint.
 const [job] = await inputLatency('?page=workload', 'input[name=wgbs]', ['512', '1024', '2048', '768']);
-console.log(`workload input change → job, tornado, break-even, platforms recomputed: p50 ${ms(pct(job, 50))}, p95 ${ms(pct(job, 95))}`);
+paint('workload', job);
 // The serving curves: a new TPOT target re-evaluates every platform's configurations.
 const [serving, served] = await inputLatency('?page=workload', 'input[name=wtpot]', ['50', '40', '30', '60']);
 const evalMs = served.filter((_, i) => i % 2 === 0);
 const points = served[1];
-console.log(`serving target change → ${points} configurations on 4 platforms evaluated: p50 ${ms(pct(evalMs, 50))}, p95 ${ms(pct(evalMs, 95))} (budget ${FRAME_MS} ms); with the chart and tables redrawn: p50 ${ms(pct(serving, 50))}, p95 ${ms(pct(serving, 95))}`);
-console.log(`input change → table recomputed: p50 ${ms(pct(table, 50))}, p95 ${ms(pct(table, 95))}; → roofline recomputed and redrawn: p50 ${ms(pct(chart, 50))}, p95 ${ms(pct(chart, 95))}, of which drawing the canvas p50 ${ms(pct(draws, 50))}, p95 ${ms(pct(draws, 95))} (budget ${FRAME_MS} ms)`);
+console.log(`  workload serving target → ${points} configurations on 4 platforms evaluated: p50 ${ms(pct(evalMs, 50))}, p95 ${ms(pct(evalMs, 95))}; with the chart and tables redrawn: p50 ${ms(pct(serving, 50))}, p95 ${ms(pct(serving, 95))}`);
+// Compare: three kept scenarios, the first put beside the others and taken away again.
+const [cmp] = await inputLatency('?page=compare', 'input[name=cpin]', [], async (page) => {
+  for (const sys of ['trn2-ultra-64', 'hgx-h100-8', 'gb200-nvl72']) {
+    await page.fill('input[name=clink]', `?v=4&page=workload&wsys=${sys}`);
+    await page.click('button:has-text("Add")');
+  }
+  const pins = page.locator('input[name=cpin]');
+  await pins.nth(1).check();
+  await pins.nth(2).check();
+});
+paint('compare', cmp);
+const latencies = { chips: table, roofline: chart, collectives: coll, workload: job, compare: cmp };
 // 4. The link-level simulation in the browser: all-reduce of 1 GiB on the 4×4×16 torus.
 const simMs = [];
 for (let i = 0; i < 5; i++) {
@@ -175,7 +203,8 @@ await srv.close();
 const over = [];
 if (total > SIZE_BUDGET) over.push('transfer size');
 if (pct(tti, 95) > TTI_BUDGET_MS) console.log('note: interactive time over budget on this machine');
-if (pct(chart, 95) > FRAME_MS || pct(table, 95) > FRAME_MS) console.log('note: input latency over one frame on this machine');
+const slow = Object.entries(latencies).filter(([, xs]) => pct(xs, 95) > FRAME_MS).map(([n]) => n);
+if (slow.length) console.log(`note: input-to-paint over one frame on this machine: ${slow.join(', ')}`);
 if (over.length) {
   console.log(`over budget: ${over.join(', ')}`);
   process.exit(1);

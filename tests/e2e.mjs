@@ -1050,6 +1050,46 @@ test('neuroncore: a link opens a schedule with its timeline; a block size update
   assert.deepEqual(bad.errors, []);
 });
 
+test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const first = await ctx.newPage();
+  const errors = [];
+  first.on('pageerror', (e) => errors.push(String(e)));
+  await first.goto(srv.url + '?');
+  await first.waitForSelector('#chips-table');
+  // The service worker registers once the page is idle and caches the whole build.
+  await first.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  const manifest = await first.evaluate(async () => {
+    const href = document.querySelector('link[rel=manifest]').href;
+    const m = await (await fetch(href)).json();
+    const icons = await Promise.all(m.icons.map(async (i) => (await fetch(new URL(i.src, href))).ok));
+    return { name: m.name, display: m.display, icons };
+  });
+  assert.equal(manifest.name, 'accelscope');
+  assert.equal(manifest.display, 'standalone');
+  assert.ok(manifest.icons.length >= 2 && manifest.icons.every(Boolean), JSON.stringify(manifest));
+  await first.close();
+  await ctx.setOffline(true);
+  for (const [q, ready] of [
+    ['?', '#chips-table'],
+    ['?page=roofline&chips=trn2,h100-sxm', '#roofline-canvas'],
+    ['?page=topology&sys=trn2-16', '#topology-svg'],
+    ['?page=collectives', '#collective-table'],
+    ['?page=workload&wsys=hgx-h100-8', '.card'],
+    ['?page=kernels&km=16&kn=16&kk=16', '.kernels-page .kform'],
+    ['?page=compare', '.compare-page'],
+  ]) {
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${q}: ${e}`));
+    await page.goto(srv.url + q);
+    await page.waitForSelector(ready, { timeout: 30000 });
+    await page.close();
+  }
+  await ctx.setOffline(false);
+  await ctx.close();
+  assert.deepEqual(errors, []);
+});
+
 let passed = 0;
 let failed = 0;
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;

@@ -4,9 +4,12 @@
 //! `offsetHeight`, which forces a layout of the whole page per label. With a large table
 //! on the page that dominated a redraw; `measureText` costs no layout. Text state (font,
 //! alignment, fill) is set only when it changes: Chrome parses the font string on every
-//! assignment, which was the largest single cost of drawing a chart.
+//! assignment, which was the largest single cost of drawing a chart. A label's measured width
+//! is kept for the session (a redraw measures the same tick labels again), so measuring
+//! neither sets the font nor asks the canvas twice for the same text.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
@@ -31,6 +34,14 @@ struct TextState {
     font: Option<String>,
     align: Option<&'static str>,
     baseline: Option<&'static str>,
+}
+
+/// Most labels whose widths are kept; past it the memory starts again.
+const MAX_WIDTHS: usize = 4096;
+
+thread_local! {
+    /// Widths of labels already measured, by font and text.
+    static WIDTHS: RefCell<HashMap<(String, String), f64>> = RefCell::new(HashMap::new());
 }
 
 fn font_of<S: BackendTextStyle>(s: &S) -> String {
@@ -187,8 +198,22 @@ impl DrawingBackend for MeasuringCanvas {
         text: &str,
         s: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
-        self.set_font(font_of(s));
-        let w = self.ctx.measure_text(text).map_or(0.0, |m| m.width());
+        let key = (font_of(s), text.to_string());
+        let w = match WIDTHS.with(|w| w.borrow().get(&key).copied()) {
+            Some(w) => w,
+            None => {
+                self.set_font(key.0.clone());
+                let w = self.ctx.measure_text(text).map_or(0.0, |m| m.width());
+                WIDTHS.with(|m| {
+                    let mut m = m.borrow_mut();
+                    if m.len() >= MAX_WIDTHS {
+                        m.clear();
+                    }
+                    m.insert(key, w);
+                });
+                w
+            }
+        };
         Ok((w.ceil() as u32, (s.size() * 1.2).ceil() as u32))
     }
 }

@@ -35,13 +35,11 @@ pub fn WorkloadPage() -> impl IntoView {
     let errors = StoredValue::new((String::new(), ((0.0, 0.0), String::new())));
     // The serving range, by chip: its own held-out serving runs, or none.
     let serve_errors = StoredValue::new((String::from("?"), None::<ServeRange>));
-    let swings = Memo::new(move |_| {
-        report.with(|r| {
-            r.as_ref()
-                .ok()
-                .and_then(|r| tornado_from(&job.get(), r, 0.2).ok())
-        })
-    });
+    // Worked out after the headline cards paint (see `crate::defer`).
+    let swings = crate::defer::deferred(
+        move || (job.get(), report.get()),
+        |(j, r)| r.as_ref().ok().and_then(|r| tornado_from(j, r, 0.2).ok()),
+    );
     view! {
         <section class="page workload-page">
             <h1>"Workload & TCO"</h1>

@@ -49,11 +49,14 @@ pub(super) fn Breakdown(
 /// Horizontal bars: the training cost per million tokens with each input moved ±20%.
 #[component]
 pub(super) fn Tornado(
-    /// Base value and swings, largest first.
-    swings: Memo<Option<(f64, Vec<engine::job::Swing>)>>,
+    /// Base value and swings, largest first (worked out after the input's paint).
+    swings: crate::defer::Deferred<Option<(f64, Vec<engine::job::Swing>)>>,
 ) -> impl IntoView {
-    move || {
-        let Some((base, bars)) = swings.get() else {
+    let body = move || {
+        if swings.value.with(Option::is_none) {
+            return view! { <div class="card"><p class="na">"Working out the sensitivity…"</p></div> }.into_any();
+        }
+        let Some((base, bars)) = swings.value.get().flatten() else {
             return view! { <div class="card"><p class="na">"No sensitivity: the job does not evaluate."</p></div> }.into_any();
         };
         let span = bars
@@ -107,7 +110,8 @@ pub(super) fn Tornado(
             </div>
         }
         .into_any()
-    }
+    };
+    view! { <div class="deferred" class:updating=move || swings.updating.get()>{body}</div> }
 }
 
 /// Platforms compared on the same job at about the same chip count.
@@ -128,41 +132,39 @@ pub(super) fn Platforms(
     /// Its report (evaluated once, above).
     report: Memo<Result<engine::job::JobReport, String>>,
 ) -> impl IntoView {
-    let rows = Memo::new(move |_| {
-        let j = job.get();
-        let chips = system::find(&j.system)
-            .map(|s| s.chips() * j.nodes)
-            .unwrap_or(64);
-        let mut ids: Vec<String> = PLATFORMS.iter().map(|x| (*x).to_string()).collect();
-        if !ids.contains(&j.system) {
-            ids.insert(0, j.system.clone());
-        }
-        ids.into_iter()
-            .filter_map(|id| {
-                let sys = system::find(&id).ok()?;
-                let nodes = chips.div_ceil(sys.chips()).max(1);
-                let other = if id == j.system {
-                    j.clone()
-                } else {
-                    j.moved_to(&id, nodes)
-                };
-                let r = if id == j.system {
-                    report.get()
-                } else {
-                    evaluate(&other).map_err(|e| e.to_string())
-                };
-                let target = report.with(|r| r.as_ref().ok().map(|r| r.train_usd_per_mtok));
-                let be = match (&r, target) {
-                    (Ok(r), Some(t)) if id != j.system => engine::job::price_to_match(r, t),
-                    _ => None,
-                };
-                let chip = engine::catalog::find(sys.chip).ok()?;
-                Some((sys.name, id, nodes, r, be, chip))
-            })
-            .collect::<Vec<_>>()
-    });
-    move || {
-        let list = rows.get();
+    // Worked out after the headline cards paint (see `crate::defer`).
+    let rows = crate::defer::deferred(
+        move || (job.get(), report.get()),
+        |(j, rep)| {
+            let chips = system::find(&j.system)
+                .map(|s| s.chips() * j.nodes)
+                .unwrap_or(64);
+            let mut ids: Vec<String> = PLATFORMS.iter().map(|x| (*x).to_string()).collect();
+            if !ids.contains(&j.system) {
+                ids.insert(0, j.system.clone());
+            }
+            ids.into_iter()
+                .filter_map(|id| {
+                    let sys = system::find(&id).ok()?;
+                    let nodes = chips.div_ceil(sys.chips()).max(1);
+                    let r = if id == j.system {
+                        rep.clone()
+                    } else {
+                        evaluate(&j.moved_to(&id, nodes)).map_err(|e| e.to_string())
+                    };
+                    let target = rep.as_ref().ok().map(|r| r.train_usd_per_mtok);
+                    let be = match (&r, target) {
+                        (Ok(r), Some(t)) if id != j.system => engine::job::price_to_match(r, t),
+                        _ => None,
+                    };
+                    let chip = engine::catalog::find(sys.chip).ok()?;
+                    Some((sys.name, id, nodes, r, be, chip))
+                })
+                .collect::<Vec<_>>()
+        },
+    );
+    let body = move || {
+        let list = rows.value.get().unwrap_or_default();
         let max_cost = list
             .iter()
             .filter_map(|(_, _, _, r, _, _)| r.as_ref().ok().map(|r| r.cost_usd))
@@ -252,7 +254,8 @@ pub(super) fn Platforms(
             <div inner_html=table></div>
             </section>
         }
-    }
+    };
+    view! { <div class="deferred" class:updating=move || rows.updating.get()>{body}</div> }
 }
 
 /// Training cost per token as one lever moves, against another platform's cost for the same
@@ -266,31 +269,35 @@ pub(super) fn BreakEven(
 ) -> impl IntoView {
     use engine::job::{sensitivity, Lever};
     let sc = use_scenario();
-    let data = Memo::new(move |_| {
-        let j = job.get();
-        let chips = system::find(&j.system)
-            .map(|s| s.chips() * j.nodes)
-            .unwrap_or(64);
-        let other_sys = system::find(&j.compare_with).ok()?;
-        let other = Job {
-            owned: false,
-            ..j.moved_to(&j.compare_with, chips.div_ceil(other_sys.chips()).max(1))
-        };
-        let (pts, target, be) =
-            report.with(|r| sensitivity(&j, r.as_ref().ok()?, &other, j.lever, 41).ok())?;
-        Some((pts, target, be, other_sys.name))
-    });
-    let formats = Memo::new(move |_| {
-        let j = job.get();
-        let other = Job {
-            owned: false,
-            ..j.moved_to(&j.compare_with, j.nodes)
-        };
-        let name = system::find(&j.compare_with).map(|s| s.name).unwrap_or("?");
-        engine::job::by_format(&j, &other)
-            .ok()
-            .map(|rows| (rows, name))
-    });
+    // Both worked out after the headline cards paint (see `crate::defer`).
+    let data = crate::defer::deferred(
+        move || (job.get(), report.get()),
+        |(j, r)| {
+            let chips = system::find(&j.system)
+                .map(|s| s.chips() * j.nodes)
+                .unwrap_or(64);
+            let other_sys = system::find(&j.compare_with).ok()?;
+            let other = Job {
+                owned: false,
+                ..j.moved_to(&j.compare_with, chips.div_ceil(other_sys.chips()).max(1))
+            };
+            let (pts, target, be) = sensitivity(j, r.as_ref().ok()?, &other, j.lever, 41).ok()?;
+            Some((pts, target, be, other_sys.name))
+        },
+    );
+    let formats = crate::defer::deferred(
+        move || job.get(),
+        |j| {
+            let other = Job {
+                owned: false,
+                ..j.moved_to(&j.compare_with, j.nodes)
+            };
+            let name = system::find(&j.compare_with).map(|s| s.name).unwrap_or("?");
+            engine::job::by_format(j, &other)
+                .ok()
+                .map(|rows| (rows, name))
+        },
+    );
     let levers = Lever::ALL
         .into_iter()
         .map(|l| view! { <option value=l.id() selected=move || sc.with(|s| s.job.lever == l)>{l.label()}</option> })
@@ -303,7 +310,7 @@ pub(super) fn BreakEven(
         })
         .collect_view();
     let chart = move || {
-        let Some((pts, target, be, name)) = data.get() else {
+        let Some((pts, target, be, name)) = data.value.get().flatten() else {
             return view! { <p class="na">"The comparison cannot be evaluated for this job."</p> }
                 .into_any();
         };
@@ -398,8 +405,10 @@ pub(super) fn BreakEven(
                     <select name="wref" on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.job.compare_with = v); }>{refs}</select>
                 </label>
             </div>
-            {chart}
-            {move || formats.get().map(|(rows, name)| view! { <ByFormat rows=rows other=name/> })}
+            <div class="deferred" class:updating=move || data.updating.get()>{chart}</div>
+            <div class="deferred" class:updating=move || formats.updating.get()>
+                {move || formats.value.get().flatten().map(|(rows, name)| view! { <ByFormat rows=rows other=name/> })}
+            </div>
         </div>
     }
 }
