@@ -893,7 +893,7 @@ test('serving against targets: the curve on several platforms, and the cheapest 
   // What changes the bill: FP8 KV cache, FP4 weights, three drafted tokens and a prefix
   // cache. Each alone is no dearer than none; all together cheapest; the curve without them
   // is drawn dashed.
-  assert.ok(await fresh.$('#serving-effects-none'));
+  await fresh.waitForSelector('#serving-effects-none');
   await fresh.selectOption('select[name=wkv]', 'fp8');
   await fresh.selectOption('select[name=wwt]', 'fp4');
   for (const [k, v] of [['wdraft', '3'], ['wacc', '0.8'], ['wprefix', '0.5']]) {
@@ -1048,6 +1048,29 @@ test('neuroncore: a link opens a schedule with its timeline; a block size update
   await page.screenshot({ path: 'out/e2e-neuroncore.png', fullPage: true });
   assert.deepEqual(page.errors, []);
   assert.deepEqual(bad.errors, []);
+});
+
+test('workload: the heavy views follow an input after its paint, dimmed while updating, and only the newest input is shown', async () => {
+  const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8');
+  await page.waitForSelector('#tornado');
+  const updating = await page.evaluate(async () => {
+    const el = document.querySelector('input[name=wgbs]');
+    for (const v of ['512', '4096', '2048']) {
+      el.value = v;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+    // Once the input's own effects have run (a task later), before the next frame.
+    await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+    return document.querySelectorAll('.deferred.updating').length;
+  });
+  // The cards show the newest input at once; the views derived from it are marked updating.
+  assert.ok(updating >= 3, `${updating} views marked updating`);
+  const cost = Number(await page.getAttribute('#train-mtok', 'data-value'));
+  await page.waitForFunction(() => document.querySelectorAll('.deferred.updating').length === 0);
+  assert.equal(Number(await page.getAttribute('#tornado', 'data-base')), cost);
+  const row = await page.getAttribute('#platforms-table tr[data-system="hgx-h100-8"] td[data-train-mtok]', 'data-train-mtok');
+  assert.equal(Number(row), cost);
+  assert.deepEqual(page.errors, []);
 });
 
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {

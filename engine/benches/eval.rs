@@ -132,4 +132,20 @@ fn main() {
     bench("job: tornado of the default job", 50, || {
         engine::job::tornado(&job, 0.2)
     });
+    // A price change on a page: the layout search is kept, the rest worked out again.
+    for (name, j) in [
+        ("the default job", &job),
+        ("DeepSeek-V3 on 1,024 Trn2", &moe),
+    ] {
+        let searched = engine::job::search(&engine::job::search_inputs(j).unwrap()).unwrap();
+        let repriced = engine::job::Job {
+            usd_per_chip_hour: Some(3.0),
+            ..j.clone()
+        };
+        bench(
+            &format!("job: {name} after a price change (search kept)"),
+            200,
+            || engine::job::evaluate_searched(&repriced, searched.clone()),
+        );
+    }
 }

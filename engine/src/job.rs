@@ -410,11 +410,30 @@ impl Job {
     }
 }
 
-/// Evaluate a job.
+/// Evaluate a job: [`search_inputs`], [`search`], then [`evaluate_searched`].
 ///
 /// # Errors
 /// Unknown ids, out-of-range inputs, or no layout that fits.
 pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
+    let train = search(&search_inputs(job)?)?;
+    evaluate_searched(job, train)
+}
+
+/// What a job's layout search depends on, and nothing else. Two jobs with equal inputs
+/// search alike, so a page can keep the search's result while the inputs it does not
+/// depend on (prices, ownership, tokens, failures, serving) change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInputs {
+    cluster: Cluster,
+    chip: crate::chip::Chip,
+    cfg: TrainConfig,
+}
+
+/// A job's search inputs, after every check [`evaluate`] makes of the job.
+///
+/// # Errors
+/// Unknown ids or out-of-range inputs.
+pub fn search_inputs(job: &Job) -> Result<SearchInputs, WorkloadError> {
     let (cluster, chip, model) = resolve(job)?;
     if let Some(why) = job.out_of_range() {
         return Err(WorkloadError::BadInput(why));
@@ -435,7 +454,23 @@ pub fn evaluate(job: &Job) -> Result<JobReport, WorkloadError> {
         )));
     }
     let cfg = train_config(job, &cluster, &chip, &model)?;
-    let train = workload::best_layout(&cluster, &chip, &cfg)?;
+    Ok(SearchInputs { cluster, chip, cfg })
+}
+
+/// The fastest training layout that fits.
+///
+/// # Errors
+/// No layout fits.
+pub fn search(inputs: &SearchInputs) -> Result<TrainReport, WorkloadError> {
+    workload::best_layout(&inputs.cluster, &inputs.chip, &inputs.cfg)
+}
+
+/// A job's report from the search made for inputs equal to its own ([`search_inputs`]).
+///
+/// # Errors
+/// Unknown ids, or no serving or cost estimate that holds.
+pub fn evaluate_searched(job: &Job, train: TrainReport) -> Result<JobReport, WorkloadError> {
+    let (cluster, chip, model) = resolve(job)?;
     report(job, &cluster, &chip, train, &model)
 }
 

@@ -250,7 +250,8 @@ pub fn ServingCurves(
         let s = serving(&j);
         (s, now_ms() - t0)
     });
-    let effects = Memo::new(move |_| engine::serving::effects(&inputs.get()));
+    // What each serving option saves: worked out after the chart paints (see `crate::defer`).
+    let effects = crate::defer::deferred(move || inputs.get(), engine::serving::effects);
     let error = RwSignal::new(None::<String>);
     let target = move |label: &'static str,
                        key: &'static str,
@@ -325,7 +326,9 @@ pub fn ServingCurves(
         }
     };
     let effects_view = move || {
-        let e = effects.get();
+        let Some(e) = effects.value.get() else {
+            return view! { <p class="small-note" id="serving-effects-pending">"Working out what each option saves…"</p> }.into_any();
+        };
         if e.is_empty() {
             return view! {
                 <p class="small-note" id="serving-effects-none">"Set a format, speculative decoding or a prefix-cache hit rate above to see what each saves on this job's platform."</p>
@@ -470,7 +473,7 @@ pub fn ServingCurves(
             );
             view! {
                 <p class="answer" id="serving-answer" data-system=best.map(|(i, _)| s.platforms[i].system.clone())>{answer}</p>
-                <div class="chart-wrap" inner_html=chart(s, per_usd, effects.with(|e| e.first().map(|x| x.frontier.clone())).as_deref())></div>
+                <div class="chart-wrap" inner_html=chart(s, per_usd, effects.value.with(|e| e.as_ref().and_then(|e| e.first()).map(|x| x.frontier.clone())).as_deref())></div>
                 <div inner_html=table></div>
                 <div class="table-wrap">
                     <table class="grid" id="serving-cheapest">
@@ -483,7 +486,7 @@ pub fn ServingCurves(
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
-                {effects_view}
+                <div class="deferred" class:updating=move || effects.updating.get()>{effects_view}</div>
                 <p class="small-note" id="serving-timing" data-ms=*took data-points=s.len()>{timing}</p>
             }
         })
@@ -537,7 +540,8 @@ fn replicas_text(p: u32, d: u32) -> String {
 #[component]
 fn DisaggCard(inputs: Memo<Job>) -> impl IntoView {
     let sc = use_scenario();
-    let data = Memo::new(move |_| engine::serving::disaggregated(&inputs.get()));
+    // A search over splits: worked out after the serving chart paints (see `crate::defer`).
+    let data = crate::defer::deferred(move || inputs.get(), engine::serving::disaggregated);
     let pick = move |label: &'static str,
                      key: &'static str,
                      get: fn(&Job) -> String,
@@ -559,7 +563,10 @@ fn DisaggCard(inputs: Memo<Job>) -> impl IntoView {
         }
     };
     let body = move || {
-        data.with(|d| {
+        data.value.with(|d| {
+            let Some(d) = d else {
+                return view! { <p class="na" id="disagg-pending">"Working out the cheapest split…"</p> }.into_any();
+            };
             let Some(b) = d.best else {
                 return view! { <p class="na" id="disagg-answer">{d.error.clone().unwrap_or_default()}</p> }.into_any();
             };
@@ -608,7 +615,7 @@ fn DisaggCard(inputs: Memo<Job>) -> impl IntoView {
                 {pick("Prefill on ", "wpsys", |j| j.prefill_system.clone(), |j, v| j.prefill_system = v)}
                 {pick(" decode on ", "wdsys", |j| j.decode_system.clone(), |j, v| j.decode_system = v)}
             </div>
-            {body}
+            <div class="deferred" class:updating=move || data.updating.get()>{body}</div>
         </div>
     }
 }

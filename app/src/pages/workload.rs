@@ -1,7 +1,9 @@
 //! Workload & TCO page: one job (train a model on a system at a price), its results with
 //! their formulas, the owned-cost breakdown and a tornado of the assumptions.
 
-use engine::job::{evaluate, layout_search, tornado_from, Job};
+use engine::job::{
+    evaluate, evaluate_searched, layout_search, search, search_inputs, tornado_from, Job,
+};
 use engine::units::sig;
 use engine::{system, workload, Dtype};
 use leptos::prelude::*;
@@ -26,7 +28,21 @@ use search::*;
 pub fn WorkloadPage() -> impl IntoView {
     let sc = use_scenario();
     let job = Memo::new(move |_| sc.with(|s| s.job.clone()));
-    let report = Memo::new(move |_| evaluate(&job.get()).map_err(|e| e.to_string()));
+    // The layout search runs again only when what it depends on changes: a price, the tokens,
+    // ownership, failures or serving reuse the last search.
+    let searched = Memo::new(move |_| job.with(|j| search_inputs(j).map_err(|e| e.to_string())));
+    let train = Memo::new(move |_| {
+        searched.with(|i| {
+            i.as_ref()
+                .map_err(Clone::clone)
+                .and_then(|i| search(i).map_err(|e| e.to_string()))
+        })
+    });
+    let report = Memo::new(move |_| {
+        let t = train.get()?;
+        job.with(|j| evaluate_searched(j, t))
+            .map_err(|e| e.to_string())
+    });
     // The calibration set does not depend on the inputs: evaluated once, shared by the band
     // on the headline cards and the calibration tables.
     let points = StoredValue::new(engine::calibration::calibration());

@@ -352,3 +352,65 @@ fn a_jobs_own_failure_inputs_replace_the_fitted_ones() {
     });
     assert!(bad.unwrap_err().to_string().contains("repair hours"));
 }
+
+/// The layout search's inputs leave out what it does not depend on: a job whose prices,
+/// tokens, ownership, failures and serving differ reuses another's search and gets the report
+/// it would get alone; a job with another batch or format does not share its inputs.
+#[test]
+fn a_search_is_reused_across_what_it_does_not_depend_on() {
+    let base = Job {
+        system: "hgx-h100-8".into(),
+        nodes: 8,
+        model: "llama3-70b".into(),
+        ..Job::default()
+    };
+    let searched = search(&search_inputs(&base).unwrap()).unwrap();
+    let others = [
+        Job {
+            usd_per_chip_hour: Some(9.0),
+            tokens: 3e12,
+            ..base.clone()
+        },
+        Job {
+            owned: true,
+            chip_usd: Some(20_000.0),
+            pue: 1.4,
+            ..base.clone()
+        },
+        Job {
+            fail_rate: Some(1e-4),
+            repair_h: Some(12.0),
+            ..base.clone()
+        },
+        Job {
+            batch: 64,
+            prompt: 4096,
+            output: 512,
+            ttft_s: 1.0,
+            ..base.clone()
+        },
+    ];
+    for j in &others {
+        assert_eq!(search_inputs(j).unwrap(), search_inputs(&base).unwrap());
+        assert_eq!(
+            evaluate_searched(j, searched.clone()).unwrap(),
+            evaluate(j).unwrap()
+        );
+    }
+    for j in [
+        Job {
+            global_batch: base.global_batch * 2,
+            ..base.clone()
+        },
+        Job {
+            dtype: Dtype::Fp8,
+            ..base.clone()
+        },
+        Job {
+            nodes: 16,
+            ..base.clone()
+        },
+    ] {
+        assert_ne!(search_inputs(&j).unwrap(), search_inputs(&base).unwrap());
+    }
+}

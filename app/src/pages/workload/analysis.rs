@@ -102,7 +102,7 @@ pub(super) fn Tornado(
             <div class="card">
                 <h2>"What decides the cost per token"</h2>
                 <p class="small-note">{format!("Training $ per million tokens, base ${}; each input moved 20% down (light) and up (dark).", sig(base, 4))}</p>
-                <svg class="tornado" id="tornado" width="100%" height=h role="img" aria-label="Tornado chart of the training cost per million tokens">
+                <svg class="tornado" id="tornado" data-base=base width="100%" height=h role="img" aria-label="Tornado chart of the training cost per million tokens">
                     <line x1="50%" x2="50%" y1="16" y2=h class="axis"/>
                     {rows}
                 </svg>
