@@ -26,9 +26,12 @@ const ms = (x) => `${x.toFixed(1)} ms`;
 // fetched when they open, and reported on its own.
 const srv = await serve(DIST);
 const browser = await launch();
+// Every context here blocks the service worker: its one-time download of the whole build on a
+// first visit would compete for this machine's two cores with what is being timed (the e2e
+// tests cover it).
 const gz = (f) => gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length;
 async function fetched(query, ready) {
-  const ctx = await browser.newContext();
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const files = new Set();
   page.on('request', (r) => {
@@ -66,7 +69,7 @@ const tti = [];
 const dcl = [];
 const RUNS = 15;
 for (let i = 0; i < RUNS; i++) {
-  const ctx = await browser.newContext();
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const page = await ctx.newPage();
   await page.goto(srv.url + '?page=chips');
   await page.waitForFunction(() => performance.getEntriesByName('accelscope-interactive').length > 0);
@@ -85,7 +88,7 @@ console.log(`navigation to interactive (${RUNS} cold loads): p50 ${ms(pct(tti, 5
 // no page can move). Views a page works out after that paint (`app/src/defer.rs`: a
 // tornado, other platforms, a break-even curve) are not counted; they show as updating.
 async function inputLatency(query, selector, values, prepare) {
-  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   await page.goto(srv.url + query);
   await page.waitForSelector('.lazy-loading', { state: 'detached', timeout: 30000 });
@@ -147,7 +150,7 @@ const latencies = { chips: table, roofline: chart, collectives: coll, workload: 
 // 4. The link-level simulation in the browser: all-reduce of 1 GiB on the 4×4×16 torus.
 const simMs = [];
 for (let i = 0; i < 5; i++) {
-  const ctx = await browser.newContext();
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const page = await ctx.newPage();
   await page.goto(srv.url + '?page=collectives&csys=trn2-ultra-256&cop=all-reduce&calgo=torus,bi-ring&nodes=1&size=1GiB');
   await page.waitForSelector('#collective-table td[data-sim-ms]');
@@ -158,7 +161,7 @@ console.log(`simulated all-reduce on trn2-ultra-256 in the browser (torus and bi
 // 4b. The NeuronCore model: a 4096³ BF16 matmul simulated in the worker (the page prints how
 // long the simulation took), then the timeline redrawn as the wheel zooms in and out.
 {
-  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const sims = [];
   for (let i = 0; i < 5; i++) {
@@ -183,7 +186,7 @@ console.log(`simulated all-reduce on trn2-ultra-256 in the browser (torus and bi
 // NEON) and in this browser (the Kernels page's worker, one thread, wasm SIMD).
 const native = JSON.parse(execFileSync(process.env.ACCELSCOPE ?? '../target/release/accelscope', ['kernel', 'bench', '--size', '384', '--json']).toString());
 {
-  const ctx = await browser.newContext();
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const page = await ctx.newPage();
   await page.goto(srv.url + '?');
   const reply = await page.evaluate(() => new Promise((resolve, reject) => {

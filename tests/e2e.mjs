@@ -24,8 +24,12 @@ async function open(query = '', viewport = { width: 1366, height: 900 }) {
   await page.waitForSelector('main h1');
   // A page with its own module shows a placeholder until its code has loaded and mounted.
   await page.waitForSelector('.lazy-loading', { state: 'detached', timeout: 30000 });
+  await settled(page);
   return page;
 }
+
+/** Wait until the views a page works out after an input's paint have caught up with it. */
+const settled = (page) => page.waitForFunction(() => !document.querySelector('.deferred.updating'), null, { timeout: 30000 });
 
 const headers = (page) => page.$$eval('#chips-table thead th[data-chip]', (ths) => ths.map((t) => t.dataset.chip));
 const query = (page) => new URL(page.url()).searchParams;
@@ -84,6 +88,7 @@ test('roofline chart redraws when formats and chips change, and its state is a l
   assert.notEqual(before, after, 'the pixels changed');
   await page.uncheck('input[name=chip][value="gb300"]');
   await page.waitForFunction(() => document.querySelector('#roofline-canvas').dataset.roofs === '8');
+  await settled(page);
   // Reading a point: the first GEMM is compute-bound on Trn2, batch-1 decode memory-bound.
   const rows = await page.$$eval('#roofline-table tbody tr', (trs) => trs.map((t) => t.textContent));
   assert.match(rows[0], /GEMM 8192×8192×8192.*compute-bound/);
@@ -120,6 +125,7 @@ test('adding an operation validates it and places it on the chart', async () => 
   assert.match(await page.textContent('.error'), /gemm takes M,N,K/);
   await page.fill('input[name=op-values]', '64,4096,4096');
   await page.click('form.add-op button[type=submit]');
+  await settled(page);
   assert.equal(await page.locator('#roofline-table tbody tr').count(), n + 1);
   assert.equal(await page.locator('.error').count(), 0);
   await page.waitForFunction(() => new URLSearchParams(location.search).getAll('op').includes('gemm:64,4096,4096'));
@@ -449,12 +455,12 @@ test('workload & TCO: Trn3 against GB300 by format, racks, and a layout search t
   await page.waitForFunction((v) => Number(document.querySelector('#tokens-per-s').dataset.value) < v, balanced);
   // The overlap from the link is used.
   assert.match(await page.textContent('.workload-page'), /20% of communication hidden/);
-  // The layout search runs to the end in slices and lists the fastest layouts.
+  // Opened, the layout search runs to the end in slices and lists the fastest layouts.
+  await page.click('#layout-search summary');
   await page.waitForFunction(() => {
     const p = document.querySelector('#layout-search progress');
     return p && p.max > 1 && p.value === p.max;
   });
-  await page.click('#layout-search summary');
   assert.ok((await page.locator('#layout-search tbody tr').count()) >= 3);
   assert.match(await page.textContent('#layout-search tbody tr'), /ep \d+/);
   // The calibration tables: each point within the bound the engine's one table gives it.

@@ -225,67 +225,92 @@ fn Readout(
 #[component]
 fn Readings() -> impl IntoView {
     let sc = use_scenario();
-    move || {
-        sc.with(|s| {
-            let chips = s.chosen_chips();
-            if s.ops.is_empty() || chips.is_empty() {
-                return view! { <p class="empty">"Add an operation and choose a chip to read the chart."</p> }.into_any();
-            }
-            use crate::widgets::{derived_html, escape};
-            let mut head = String::new();
-            for (i, c) in chips.iter().enumerate() {
-                head += &format!(
-                    "<th scope=\"col\"><span class=\"swatch\" style=\"background:{}\"></span>{}</th>",
-                    css_color(i),
-                    escape(&c.name)
-                );
-            }
-            let nf = s.roofline_formats.len();
-            let mut rows = String::new();
-            for (fi, f) in s.roofline_formats.iter().enumerate() {
-                for (oi, op) in s.ops.iter().enumerate() {
-                    let cost = op.cost(*f);
-                    let i = cost.intensity();
-                    let mut cells = String::new();
-                    for c in &chips {
-                        match Roofline::dense(c, *f) {
-                            None => cells += &format!("<td><span class=\"na\">no {f}</span></td>"),
-                            Some(r) => {
-                                let p = r.place(cost);
-                                let (kind, detail) = match p.bound {
-                                    Bound::Compute { margin } => ("compute", format!("{}× past the ridge", sig(margin, 3))),
-                                    Bound::Memory { shortfall } => ("memory", format!("{}× below the ridge", sig(shortfall, 3))),
-                                };
-                                let formula = format!(
-                                    "attainable = min({}, {} FLOP/B × {}) = {}; ridge {} FLOP/B; time ≥ {} ÷ attainable = {}",
-                                    r.peak, sig(i.get(), 4), r.bandwidth, p.attainable, sig(r.ridge().get(), 4), cost.flop, p.time
-                                );
-                                cells += &format!(
-                                    "<td class=\"bound-{kind}\"><strong>{kind}-bound</strong><br>{}</td>",
-                                    derived_html(&format!("{}% of peak, {}", sig(p.fraction_of_peak * 100.0, 3), detail), &formula)
-                                );
+    // Below the chart: worked out after the chart paints (see `crate::defer`).
+    let table = crate::defer::deferred(
+        move || sc.with(|s| (s.chosen_chips(), s.roofline_formats.clone(), s.ops.clone())),
+        |(chips, formats, ops)| readings_html(chips, formats, ops),
+    );
+    view! {
+        <div class="deferred" class:updating=move || table.updating.get()
+            inner_html=move || table.value.get().unwrap_or_default()></div>
+    }
+}
+
+/// The readings table of `ops` in each of `formats` on each of `chips`, as HTML.
+fn readings_html(chips: &[engine::Chip], formats: &[Dtype], ops: &[OpSpec]) -> String {
+    use crate::widgets::{derived_html, escape};
+    if ops.is_empty() || chips.is_empty() {
+        return "<p class=\"empty\">Add an operation and choose a chip to read the chart.</p>"
+            .into();
+    }
+    let mut head = String::new();
+    for (i, c) in chips.iter().enumerate() {
+        head += &format!(
+            "<th scope=\"col\"><span class=\"swatch\" style=\"background:{}\"></span>{}</th>",
+            css_color(i),
+            escape(&c.name)
+        );
+    }
+    let nf = formats.len();
+    let mut rows = String::new();
+    for (fi, f) in formats.iter().enumerate() {
+        for (oi, op) in ops.iter().enumerate() {
+            let cost = op.cost(*f);
+            let i = cost.intensity();
+            let mut cells = String::new();
+            for c in chips {
+                match Roofline::dense(c, *f) {
+                    None => cells += &format!("<td><span class=\"na\">no {f}</span></td>"),
+                    Some(r) => {
+                        let p = r.place(cost);
+                        let (kind, detail) = match p.bound {
+                            Bound::Compute { margin } => {
+                                ("compute", format!("{}× past the ridge", sig(margin, 3)))
                             }
-                        }
+                            Bound::Memory { shortfall } => {
+                                ("memory", format!("{}× below the ridge", sig(shortfall, 3)))
+                            }
+                        };
+                        let formula = format!(
+                            "attainable = min({}, {} FLOP/B × {}) = {}; ridge {} FLOP/B; time ≥ {} ÷ attainable = {}",
+                            r.peak, sig(i.get(), 4), r.bandwidth, p.attainable, sig(r.ridge().get(), 4), cost.flop, p.time
+                        );
+                        cells += &format!(
+                            "<td class=\"bound-{kind}\"><strong>{kind}-bound</strong><br>{}</td>",
+                            derived_html(
+                                &format!(
+                                    "{}% of peak, {}",
+                                    sig(p.fraction_of_peak * 100.0, 3),
+                                    detail
+                                ),
+                                &formula
+                            )
+                        );
                     }
-                    rows += &format!(
-                        "<tr><th scope=\"row\"><span class=\"tag\">{}</span>{} · {}<br>{}</th>{cells}</tr>",
-                        escape(&tag(oi, fi, nf)),
-                        escape(&op.label()),
-                        f.label(),
-                        derived_html(
-                            &format!("{} FLOP/B", sig(i.get(), 4)),
-                            &format!("{}; b = {} bytes. {} ÷ {}", op.formula(), f.bytes(), cost.flop, cost.bytes)
-                        )
-                    );
                 }
             }
-            let table = format!(
-                "<div class=\"table-wrap\"><table class=\"compare readings\" id=\"roofline-table\"><thead><tr><th scope=\"col\">Operation · intensity</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>{}",
-                crate::export::table_buttons("roofline-table")
+            rows += &format!(
+                "<tr><th scope=\"row\"><span class=\"tag\">{}</span>{} · {}<br>{}</th>{cells}</tr>",
+                escape(&tag(oi, fi, nf)),
+                escape(&op.label()),
+                f.label(),
+                derived_html(
+                    &format!("{} FLOP/B", sig(i.get(), 4)),
+                    &format!(
+                        "{}; b = {} bytes. {} ÷ {}",
+                        op.formula(),
+                        f.bytes(),
+                        cost.flop,
+                        cost.bytes
+                    )
+                )
             );
-            view! { <div inner_html=table></div> }.into_any()
-        })
+        }
     }
+    format!(
+        "<div class=\"table-wrap\"><table class=\"compare readings\" id=\"roofline-table\"><thead><tr><th scope=\"col\">Operation · intensity</th>{head}</tr></thead><tbody>{rows}</tbody></table></div>{}",
+        crate::export::table_buttons("roofline-table")
+    )
 }
 
 /// Lists the operations and adds new ones from a kind and its values.

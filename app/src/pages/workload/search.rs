@@ -12,38 +12,56 @@ pub(super) struct LayoutRow {
     memory: String,
 }
 
-/// The layout search, run in slices of about 4 ms so the page stays responsive: progress,
-/// the fastest layouts that fit, and why the others do not.
+/// The layout search, run while the panel is open, in slices of about 3 ms that start after
+/// the input's paint so the page stays responsive: progress, the fastest layouts that fit,
+/// and why the others do not. It runs again only when what the search depends on changes.
 #[component]
 pub(super) fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
     let progress = RwSignal::new((0usize, 0usize));
     let rows = RwSignal::new(Vec::<LayoutRow>::new());
     let reasons = RwSignal::new(Vec::<(String, usize)>::new());
     let generation = StoredValue::new(0u64);
+    let open = RwSignal::new(false);
+    // Prices, tokens, failures and serving leave the search as it was.
+    let inputs = Memo::new(move |_| job.with(|j| engine::job::search_inputs(j).ok()));
     Effect::new(move |_| {
-        let j = job.get();
+        inputs.track();
         let my = generation.get_value() + 1;
         generation.set_value(my);
         rows.set(Vec::new());
         reasons.set(Vec::new());
-        match layout_search(&j) {
+        progress.set((0, 0));
+        if !open.get() {
+            return;
+        }
+        match job.with_untracked(layout_search) {
             Ok(s) => {
                 progress.set((0, s.total()));
-                // Start after this input's own recompute and redraw.
-                gloo::timers::callback::Timeout::new(0, move || {
-                    run_slice(s, my, generation, progress, rows, reasons);
-                })
-                .forget();
+                // Start after the frame that paints this input's own result.
+                request_animation_frame(move || {
+                    gloo::timers::callback::Timeout::new(0, move || {
+                        run_slice(s, my, generation, progress, rows, reasons);
+                    })
+                    .forget();
+                });
             }
             Err(_) => progress.set((0, 0)),
         }
     });
     view! {
-        <details class="card layout-search" id="layout-search">
+        <details class="card layout-search" id="layout-search" on:toggle=move |ev| {
+            let now = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
+            if now != open.get_untracked() {
+                open.set(now);
+            }
+        }>
             <summary>
                 "Layout search: "
                 <progress max=move || progress.get().1.max(1) value=move || progress.get().0></progress>
-                {move || { let (a, b) = progress.get(); format!(" {a} of {b} layouts tried") }}
+                {move || {
+                    let (a, b) = progress.get();
+                    if b == 0 { " open to try every layout".to_string() } else { format!(" {a} of {b} layouts tried") }
+                }}
             </summary>
             <p class="small-note">"Tensor degrees that divide the scale-up domain, every pipeline depth up to the layer count (uneven stages paced by the largest), expert parallelism for MoE models, and recomputation on or off. The job above uses the fastest."</p>
             <div class="table-wrap">
@@ -81,7 +99,7 @@ pub(super) fn run_slice(
             .map_or(0.0, |p| p.now())
     };
     let t0 = now();
-    while !s.done() && now() - t0 < 4.0 {
+    while !s.done() && now() - t0 < 3.0 {
         s.step(4);
     }
     progress.set((s.tried(), s.total()));
