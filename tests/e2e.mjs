@@ -1,7 +1,9 @@
 // End-to-end tests: the built dist/ served by a plain static server, driven in Chromium.
 // Prints `N passed, N failed` last; exits non-zero on any failure.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from './server.mjs';
 import { launch } from './browser.mjs';
 
@@ -1077,6 +1079,54 @@ test('workload: the heavy views follow an input after its paint, dimmed while up
   const row = await page.getAttribute('#platforms-table tr[data-system="hgx-h100-8"] td[data-train-mtok]', 'data-train-mtok');
   assert.equal(Number(row), cost);
   assert.deepEqual(page.errors, []);
+});
+
+test('without a service worker, the other pages\' code is prefetched once the first page is idle', async () => {
+  const ctx = await browser.newContext();
+  await ctx.addInitScript(() => { delete Navigator.prototype.serviceWorker; });
+  const page = await ctx.newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  await page.goto(srv.url + '?');
+  await page.waitForSelector('#chips-table');
+  const modules = ['roofline', 'topology', 'collectives', 'workload', 'kernels', 'compare'];
+  await page.waitForFunction((n) => document.querySelectorAll('link[rel=prefetch]').length === n, modules.length * 2);
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('compare_bg.wasm')));
+  for (const m of modules) assert.ok(requests.some((p) => p.endsWith(`/${m}_bg.wasm`)), `${m} prefetched`);
+  await ctx.close();
+});
+
+test('a new release installs beside the old one and the page offers to reload into it', async () => {
+  // A copy of the build, released again with a changed service worker.
+  const dir = mkdtempSync(join(tmpdir(), 'accelscope-release-'));
+  cpSync(process.env.DIST ?? '../dist', dir, { recursive: true });
+  const rel = await serve(dir);
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(rel.url + '?page=roofline');
+  await page.waitForSelector('#roofline-canvas');
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+  const before = await page.evaluate(() => caches.keys());
+  // The first release installs silently.
+  assert.equal(await page.locator('.update').count(), 0);
+  const sw = join(dir, 'sw.js');
+  writeFileSync(sw, readFileSync(sw, 'utf8').replace("const CACHE = 'accelscope-", "const CACHE = 'accelscope-next-"));
+  await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
+  await page.waitForSelector('.update button', { timeout: 30000 });
+  // The old release stays in charge until the page accepts the new one.
+  assert.deepEqual(await page.evaluate(() => caches.keys()).then((k) => k.filter((x) => before.includes(x))), before);
+  await Promise.all([page.waitForEvent('load'), page.click('.update button')]);
+  await page.waitForSelector('#roofline-canvas');
+  const after = await page.evaluate(() => caches.keys());
+  assert.equal(after.length, 1);
+  assert.match(after[0], /^accelscope-next-/);
+  assert.equal(await page.locator('.update').count(), 0);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  await rel.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {

@@ -11,6 +11,8 @@ const TYPES = {
   '.css': 'text/css',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
 };
 
 /** Serve `root` on 127.0.0.1:`port` (0 picks a free port); resolves to { url, close, requests }. */

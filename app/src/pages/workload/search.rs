@@ -57,7 +57,9 @@ pub(super) fn LayoutSearchPanel(job: Memo<Job>) -> impl IntoView {
         }>
             <summary>
                 "Layout search: "
-                <progress max=move || progress.get().1.max(1) value=move || progress.get().0></progress>
+                {move || (progress.get().1 > 0).then(|| view! {
+                    <progress max=move || progress.get().1.max(1) value=move || progress.get().0></progress>
+                })}
                 {move || {
                     let (a, b) = progress.get();
                     if b == 0 { " open to try every layout".to_string() } else { format!(" {a} of {b} layouts tried") }
