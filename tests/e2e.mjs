@@ -1130,11 +1130,16 @@ test('a new release installs beside the old one and the page offers to reload in
 });
 
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {
+  // Served from a sub-path, as a static host may.
+  const root = mkdtempSync(join(tmpdir(), 'accelscope-host-'));
+  cpSync(process.env.DIST ?? '../dist', join(root, 'tools', 'accelscope'), { recursive: true });
+  const host = await serve(root);
+  const at = host.url + 'tools/accelscope/';
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   const first = await ctx.newPage();
   const errors = [];
   first.on('pageerror', (e) => errors.push(String(e)));
-  await first.goto(srv.url + '?');
+  await first.goto(at + '?');
   await first.waitForSelector('#chips-table');
   // The service worker registers once the page is idle and caches the whole build.
   await first.evaluate(() => navigator.serviceWorker.ready.then(() => true));
@@ -1160,12 +1165,14 @@ test('offline: after one visit every page opens from cold with the network cut, 
   ]) {
     const page = await ctx.newPage();
     page.on('pageerror', (e) => errors.push(`${q}: ${e}`));
-    await page.goto(srv.url + q);
+    await page.goto(at + q);
     await page.waitForSelector(ready, { timeout: 30000 });
     await page.close();
   }
   await ctx.setOffline(false);
   await ctx.close();
+  await host.close();
+  rmSync(root, { recursive: true, force: true });
   assert.deepEqual(errors, []);
 });
 
