@@ -586,10 +586,16 @@ test('compare: kept scenarios survive a reload, sit side by side, and the waterf
   const page = await open('?page=workload&wsys=trn2-ultra-64&wnodes=4');
   await page.click('nav a:has-text("Compare")');
   await page.waitForSelector('.compare-page');
+  // Nothing kept yet: a worked example, the default job against H100 and GB200, with its waterfall.
+  await page.waitForSelector('#compare-example');
+  assert.equal(await page.locator('#compare-table thead th').count(), 4);
+  assert.ok(await page.$('#waterfall'));
+  assert.match(await page.textContent('#compare-table thead'), /hgx-h100-8.*gb200-nvl72/s);
   await page.fill('input[name=cname]', 'Trn2 UltraServer');
   await page.click('button:has-text("Keep the current scenario")');
   await page.fill('input[name=clink]', srv.url + '?v=2&page=workload&wsys=gb300-nvl72&wnodes=1&wdtype=fp8');
   await page.click('button:has-text("Add")');
+  await page.waitForFunction(() => !document.querySelector('#compare-example') && document.querySelectorAll('#compare-table thead th').length === 3);
   await page.waitForSelector('#waterfall');
   const cols = await page.$$eval('#compare-table thead th', (ths) => ths.map((t) => t.textContent));
   assert.deepEqual(cols, ['figure', 'Trn2 UltraServer', 'link 2']);
@@ -1127,6 +1133,20 @@ test('a new release installs beside the old one and the page offers to reload in
   await ctx.close();
   await rel.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('embed: a page\'s view alone for an iframe, without the navigation, with a way to the whole app', async () => {
+  const page = await open('?page=roofline&chips=trn2,h100-sxm&embed=1', { width: 720, height: 480 });
+  await page.waitForSelector('#roofline-canvas');
+  assert.equal(await page.locator('nav').count(), 0);
+  assert.equal(await page.locator('footer').count(), 0);
+  const href = await page.getAttribute('.open-full a', 'href');
+  const q = new URLSearchParams(href.replace(/^\?/, ''));
+  assert.equal(q.get('embed'), null);
+  assert.equal(q.get('page'), 'roofline');
+  assert.equal(q.get('chips'), 'trn2,h100-sxm');
+  await page.screenshot({ path: 'out/e2e-embed.png' });
+  assert.deepEqual(page.errors, []);
 });
 
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {

@@ -38,21 +38,38 @@ pub fn App() -> impl IntoView {
     provide_context(ScenarioCtx(RwSignal::new(scenario)));
     provide_context(Notices(RwSignal::new(notices)));
     state::sync_to_location();
+    let sc = use_scenario();
+    // `embed=1`: the page's view alone, for an iframe, with a way to the whole app.
+    let embed = Memo::new(move |_| sc.with(|s| s.embed));
+    let full = move || {
+        sc.with(|s| {
+            let mut s = s.clone();
+            s.embed = false;
+            format!("?{}", s.to_query())
+        })
+    };
     view! {
-        <header class="top">
-            <a class="brand" href="?">"accel"<b>"scope"</b></a>
-            <Nav/>
-        </header>
+        {move || (!embed.get()).then(|| view! {
+            <header class="top">
+                <a class="brand" href="?">"accel"<b>"scope"</b></a>
+                <Nav/>
+            </header>
+        })}
         <state::NoticeBanner/>
         <offline::UpdateBanner/>
-        <main id="main">
+        <main id="main" class:embedded=move || embed.get()>
             <PageView/>
+            {move || embed.get().then(|| view! {
+                <p class="open-full"><a href=full target="_blank" rel="noopener">"Open in accelscope ↗"</a></p>
+            })}
         </main>
-        <footer class="foot">
-            "Every figure shows its source on hover or focus; "
-            <span class="badge est">"est"</span>
-            " marks estimates. Everything is computed in your browser; nothing leaves the page."
-        </footer>
+        {move || (!embed.get()).then(|| view! {
+            <footer class="foot">
+                "Every figure shows its source on hover or focus; "
+                <span class="badge est">"est"</span>
+                " marks estimates. Everything is computed in your browser; nothing leaves the page."
+            </footer>
+        })}
     }
 }
 

@@ -120,6 +120,7 @@ const MANY: (f64, f64) = (1.0, MAX_TOKENS_OR_SEQUENCES as f64);
 pub const KEYS: &[Key] = &[
     key("v", Kind::Version, 1, "link version"),
     key("page", Kind::Page, 1, "page shown"),
+    key("embed", Kind::Flag, 4, "the view alone, for an iframe"),
     key("chips", Kind::Ids, 1, "chips compared"),
     key("fmt", Kind::Id, 1, "format of the chips table"),
     key("rfmt", Kind::Ids, 1, "roofline formats"),

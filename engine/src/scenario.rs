@@ -153,6 +153,13 @@ pub struct Scenario {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub nc_point: Option<[f64; 2]>,
+    /// The page's view alone, without the app's navigation: for an iframe in a course page
+    /// or a slide.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "core::ops::Not::not")
+    )]
+    pub embed: bool,
 }
 
 /// Reads `intensity,flop_per_s` as a link holds a NeuronCore result (the Kernels page writes
@@ -280,6 +287,7 @@ impl Default for Scenario {
             device: Vec::new(),
             neuroncore: String::new(),
             nc_point: None,
+            embed: false,
         }
     }
 }

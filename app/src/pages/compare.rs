@@ -165,7 +165,21 @@ pub fn ComparePage() -> impl IntoView {
         let _ = file.text().then(&done);
         done.forget();
     };
-    let table = Memo::new(move |_| saved.with(|l| chosen.with(|c| comparison(l, c))));
+    // With nothing kept, a worked example stands in until the first scenario is kept.
+    let table = Memo::new(move |_| {
+        saved.with(|l| {
+            if l.is_empty() {
+                let ex = worked_example();
+                let all: Vec<usize> = (0..ex.len()).collect();
+                format!(
+                    "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{}",
+                    comparison(&ex, &all)
+                )
+            } else {
+                chosen.with(|c| comparison(l, c))
+            }
+        })
+    });
     view! {
         <section class="page compare-page">
             <h1>"Compare"</h1>
@@ -223,6 +237,35 @@ pub fn ComparePage() -> impl IntoView {
             <div class="compare-out" inner_html=table></div>
         </section>
     }
+}
+
+/// The default job, then the same job on an H100 and a GB200 system with at least as many
+/// chips (as the Workload page's platform table moves it).
+fn worked_example() -> Vec<Saved> {
+    let base = engine::Scenario {
+        page: engine::Page::Workload,
+        ..engine::Scenario::default()
+    };
+    let j = &base.job;
+    let chips = engine::system::find(&j.system).map_or(64, |s| s.chips() * j.nodes);
+    // Short names: the waterfall labels its first bar with the first.
+    let mut out = vec![Saved {
+        name: format!("{} × {} (default)", j.system, j.nodes),
+        query: base.to_query(),
+    }];
+    for id in ["hgx-h100-8", "gb200-nvl72"] {
+        let Ok(sys) = engine::system::find(id) else {
+            continue;
+        };
+        let nodes = chips.div_ceil(sys.chips()).max(1);
+        let mut s = base.clone();
+        s.job = j.moved_to(id, nodes);
+        out.push(Saved {
+            name: format!("{} × {nodes}", sys.id),
+            query: s.to_query(),
+        });
+    }
+    out
 }
 
 /// The side-by-side table and, for two or more, the waterfall between the first two.

@@ -37,6 +37,7 @@ impl Scenario {
         let mut q = Vec::new();
         q.push(format!("v={VERSION}"));
         q.push(format!("page={}", self.page.id()));
+        q.push(format!("embed={}", u8::from(self.embed)));
         q.push(format!("chips={}", enc(&self.chips.join(","))));
         q.push(format!("fmt={}", self.format.id()));
         let rf: Vec<&str> = self.roofline_formats.iter().map(|d| d.id()).collect();
@@ -477,6 +478,11 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "embed" => match v.as_str() {
+                    "0" => s.embed = false,
+                    "1" => s.embed = true,
+                    _ => note("embed", format!("'{v}' is not 0 or 1; the whole app is shown")),
+                },
                 "wlm" => match v.parse::<u32>() {
                     Ok(n) if (2..=crate::keys::MODEL_VERSION).contains(&n) => {
                         s.job.model_version = n;

@@ -342,6 +342,7 @@ fn full_state_round_trips() {
         device: crate::kernels::device::parse_spec("cpu1:20.5,12;gpu:800,250").unwrap(),
         neuroncore: "trn3_mm_128x8192x8192_fp8_t128x2048x1024_b3_sB_h0.5".into(),
         nc_point: parse_nc_point("124.1,3.242e14"),
+        embed: true,
     };
     let q = s.to_query();
     let (back, notes) = Scenario::from_query(&q);
