@@ -127,11 +127,19 @@ async fn roofline_draws_a_roof_per_chip_and_format() {
     }
     // TPU v6e has an FP8 figure too, so 5 chips × 2 formats.
     assert_eq!(canvas.get_attribute("data-roofs").as_deref(), Some("10"));
-    let rows = el
-        .query_selector_all("#roofline-table tbody tr")
-        .unwrap()
-        .length();
-    assert_eq!(rows as usize, 2 * engine::OpSpec::defaults().len());
+    // The readings table follows the chart's paint (`app::defer`).
+    let rows = || {
+        el.query_selector_all("#roofline-table tbody tr")
+            .unwrap()
+            .length() as usize
+    };
+    for _ in 0..50 {
+        if rows() > 0 {
+            break;
+        }
+        gloo::timers::future::TimeoutFuture::new(10).await;
+    }
+    assert_eq!(rows(), 2 * engine::OpSpec::defaults().len());
 
     sig.update(|s| s.chips.truncate(1));
     leptos::task::tick().await;
