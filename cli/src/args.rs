@@ -28,6 +28,28 @@ impl Json {
     }
 }
 
+/// Where a job runs: `--system` and `--nodes`.
+#[derive(Args, Debug)]
+pub struct Placement {
+    /// The system, as `accelscope systems` lists them
+    #[arg(long, value_name = "ID")]
+    pub system: String,
+    /// Scale-up domains (nodes) of the system
+    #[arg(long, value_name = "N", default_value_t = 1, allow_hyphen_values = true,
+          value_parser = parse::keyed("wnodes"))]
+    pub nodes: u32,
+}
+
+impl Placement {
+    /// The cluster and its chip.
+    ///
+    /// # Errors
+    /// An unknown system.
+    pub fn cluster(&self) -> Result<(Cluster, Chip), Error> {
+        cluster(&self.system, self.nodes)
+    }
+}
+
 /// The model: `--model` or `--model-config` (one is required).
 #[derive(Args, Debug)]
 #[group(required = true, multiple = true)]

@@ -8,18 +8,10 @@ use std::fmt::Write as _;
 use engine::keys::{Kind, KEYS, MAX_NOTICES};
 use engine::scenario::{key_defaults, VERSION};
 
+/// A bound as the table holds it: whole numbers written out, others in e notation.
 fn number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
-        // Whole numbers with their thousands separated.
-        let s = format!("{}", x as i64);
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 && c.is_ascii_digit() {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
+        format!("{}", x as i64)
     } else {
         format!("{x:e}")
     }

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::serve_curve::{Curve, Request};
 use super::Run;
-use crate::args::{self, Json, LengthArgs, ModelArgs, PriceArgs, ServingArgs, SloArgs};
+use crate::args::{Json, LengthArgs, ModelArgs, Placement, PriceArgs, ServingArgs, SloArgs};
 use crate::error::Error;
 use crate::parse;
 use crate::pricing::Price;
@@ -22,13 +22,8 @@ use crate::report::{Format, Report};
 /// cheapest configuration meeting the targets (--batch is then not needed).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The system, as `accelscope systems` lists them
-    #[arg(long, value_name = "ID")]
-    system: String,
-    /// Scale-up domains (nodes) of the system
-    #[arg(long, value_name = "N", default_value_t = 1, allow_hyphen_values = true,
-          value_parser = parse::keyed("wnodes"))]
-    nodes: u32,
+    #[command(flatten)]
+    at: Placement,
     #[command(flatten)]
     model: ModelArgs,
     /// The weight and compute format (bf16, fp8, fp4, …), the KV cache's too unless --kv-dtype
@@ -82,8 +77,8 @@ impl Run for Args {
     fn run(&self) -> Result<Inferred, Error> {
         if self.slo.any() {
             let req = Request {
-                system: &self.system,
-                nodes: self.nodes,
+                system: &self.at.system,
+                nodes: self.at.nodes,
                 model: &self.model,
                 dtype: self.dtype,
                 lengths: &self.lengths,
@@ -93,7 +88,7 @@ impl Run for Args {
             };
             return Ok(Inferred::Cheapest(Box::new(req.curve(false, true)?)));
         }
-        let (cluster, chip) = args::cluster(&self.system, self.nodes)?;
+        let (cluster, chip) = self.at.cluster()?;
         let batch = self
             .batch
             .ok_or_else(|| Error::usage("--batch is required"))?;

@@ -7,7 +7,7 @@ use engine::{tco, workload, Dtype};
 use serde_json::{json, Value};
 
 use super::Run;
-use crate::args::{self, Json, ModelArgs, PriceArgs};
+use crate::args::{Json, ModelArgs, Placement, PriceArgs};
 use crate::error::Error;
 use crate::parse::{self, Check};
 use crate::pricing::Price;
@@ -23,13 +23,8 @@ use crate::report::{Format, Report};
 /// filling the cluster).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The system, as `accelscope systems` lists them
-    #[arg(long, value_name = "ID")]
-    system: String,
-    /// Scale-up domains (nodes) of the system
-    #[arg(long, value_name = "N", default_value_t = 1, allow_hyphen_values = true,
-          value_parser = parse::keyed("wnodes"))]
-    nodes: u32,
+    #[command(flatten)]
+    at: Placement,
     #[command(flatten)]
     model: ModelArgs,
     /// The compute format (bf16, fp8, fp4, …)
@@ -138,7 +133,7 @@ pub struct Trained {
 impl Run for Args {
     type Output = Trained;
     fn run(&self) -> Result<Trained, Error> {
-        let (cluster, chip) = args::cluster(&self.system, self.nodes)?;
+        let (cluster, chip) = self.at.cluster()?;
         let model = self.model.load()?;
         let mut cfg = workload::TrainConfig::new(
             model,
