@@ -7,6 +7,7 @@
 
 extern crate alloc;
 
+pub mod breakdown;
 pub mod calibration;
 pub mod catalog;
 pub mod chip;

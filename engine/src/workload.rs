@@ -38,7 +38,7 @@ pub use serve::{
     NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
 pub use train::{
-    train, training_memory, Layout, Memory, StepParts, TrainConfig, TrainReport,
+    train, training_memory, Layout, Memory, StepCounts, StepParts, TrainConfig, TrainReport,
     MAX_EXPERT_IMBALANCE,
 };
 pub(crate) use train::{train_in, CommMemo};

@@ -1,6 +1,7 @@
 //! The commands, one module each: its flags (a clap `Args` struct whose doc comments are its
 //! help), what it computes ([`Run::run`]) and its report in each form it has.
 
+mod breakdown;
 mod calibration;
 mod chip;
 mod chips;
@@ -55,6 +56,7 @@ pub enum Command {
     ServeCurve(serve_curve::Args),
     Model(model::Args),
     Eval(eval::Args),
+    Breakdown(breakdown::Args),
     Compare(compare::Args),
     Sweep(sweep::Args),
     Scenario(scenario::Args),
@@ -72,6 +74,7 @@ impl Command {
     pub fn execute(&self) -> Result<String, Error> {
         match self {
             Command::Chips(a) => exec(a),
+            Command::Breakdown(a) => exec(a),
             Command::Chip(a) => exec(a),
             Command::Roofline(a) => exec(a),
             Command::Systems(a) => exec(a),

@@ -174,6 +174,17 @@ pub struct StepParts {
     pub model_flops_per_token: f64,
     /// The layers' GEMMs.
     pub gemm: Seconds,
+    /// The same, split: the calls' fixed time, the QKV projections, the attention output
+    /// projections and the MLPs (or experts).
+    pub gemms: [Seconds; 4],
+    /// What a step repeats: micro-batches per step, passes per micro-batch (3, or 4 when
+    /// recomputing), layers on the busiest pipeline stage, and tokens per micro-batch on
+    /// one chip.
+    pub counts: StepCounts,
+    /// FLOPs and bytes per step on one chip: the QKV projections, the attention output
+    /// projections, the MLPs (or experts), attention, elementwise work, casts, the output
+    /// head and the optimizer step.
+    pub costs: [(f64, f64); 8],
     /// Attention.
     pub attention: Seconds,
     /// Norms, rotary embeddings, activation function, residual adds.
@@ -184,6 +195,19 @@ pub struct StepParts {
     pub head: Seconds,
     /// The optimizer step.
     pub optimizer: Seconds,
+}
+
+/// What a training step repeats, for reading its parts per operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepCounts {
+    /// Micro-batches per step.
+    pub micro: f64,
+    /// Forward-pass equivalents per micro-batch: 3, or 4 when recomputing.
+    pub passes: f64,
+    /// Layers on the busiest pipeline stage.
+    pub layers: f64,
+    /// Tokens per micro-batch on one chip (after the context-parallel split).
+    pub tokens: f64,
 }
 
 /// Bytes per chip by purpose.
@@ -352,6 +376,14 @@ pub(crate) struct LayerWork {
     /// One layer's GEMMs in the job's format, each on the roofline at the format's
     /// large-matmul efficiency plus the fixed time per call.
     gemm: f64,
+    /// The same split: the fixed time of the calls, then the QKV projection, the attention
+    /// output projection and the MLP (a mixture of experts' routed and shared experts).
+    gemms: [f64; 4],
+    /// FLOPs and bytes of one micro-batch's forward pass on one chip, as the roofline placed
+    /// them: the QKV projection, the attention output projection and the MLP of one layer,
+    /// its attention and its elementwise work, its casts (forward and backward), and the
+    /// output head.
+    costs: [(f64, f64); 7],
     /// One layer's attention (in BF16 when the GEMMs run narrower).
     attention: f64,
     /// One layer's norms, rotary embeddings, activation function and residual adds (BF16).
@@ -397,16 +429,17 @@ pub(crate) fn micro_batch_parts(
     let per_call = eff.per_gemm.value.get();
     let ffn_mats = if m.gated { 3.0 } else { 2.0 };
     let mut gemm = per_call * (2.0 + ffn_mats);
+    let mut split = [gemm, 0.0, 0.0, 0.0];
+    let mut costs = [(0.0, 0.0); 7];
     let gemms = layer_gemms(m, tokens_mb, tp);
-    let place = |mm: f64, n: f64, k: f64| {
-        gemm_roof
-            .place(OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype))
-            .time
-            .get()
-    };
+    let cost_of = |mm: f64, n: f64, k: f64| OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype);
+    let place = |mm: f64, n: f64, k: f64| gemm_roof.place(cost_of(mm, n, k)).time.get();
     for (i, &(mm, n, k)) in gemms.iter().enumerate() {
         let routed = m.experts > 0 && i + 1 == gemms.len();
-        gemm += if routed && cfg.grouped_experts {
+        let slot = (i + 1).min(3);
+        let c = cost_of(mm, n, k);
+        costs[slot - 1] = (c.flop.get(), c.bytes.get());
+        let t = if routed && cfg.grouped_experts {
             // A grouped GEMM: each of the chip's experts multiplies the tokens routed to it
             // by its own weights, which it reads whole however few its tokens; the shared
             // experts see every token. The busiest rank sets the pace.
@@ -418,10 +451,22 @@ pub(crate) fn micro_batch_parts(
             } else {
                 0.0
             };
+            // Each expert reads its own weights: the bytes are the experts' calls'.
+            let one = cost_of(pairs / local, n, k);
+            let with_shared = if m.shared_experts > 0 {
+                cost_of(tokens_mb * f64::from(m.shared_experts), n, k)
+                    .bytes
+                    .get()
+            } else {
+                0.0
+            };
+            costs[slot - 1].1 = local * one.bytes.get() + with_shared;
             local * place(pairs / local, n, k) * cfg.expert_imbalance.max(1.0) + shared
         } else {
             place(mm, n, k)
         };
+        gemm += t;
+        split[slot] += t;
     }
     let side = side_dtype(cfg.dtype);
     let side_roof = Roofline::dense(chip, side).map_or(gemm_roof, |r| Roofline {
@@ -436,7 +481,9 @@ pub(crate) fn micro_batch_parts(
         head_dim: m.head_dim(),
     };
     // The PaLM convention counts attention non-causally (12·L·d·s): twice the causal FLOPs.
-    let attention = 2.0 * side_roof.place(attn.cost(side)).time.get();
+    let attn_cost = attn.cost(side);
+    let attention = 2.0 * side_roof.place(attn_cost).time.get();
+    costs[3] = (2.0 * attn_cost.flop.get(), 2.0 * attn_cost.bytes.get());
     // Work outside the matmuls, bound by HBM: norms, rotary embeddings, the activation
     // function, residual adds and format casts touch about 12·d + 3·f BF16 values per token
     // per layer (f: the FFN width a token passes through), split over the tensor ranks.
@@ -446,7 +493,9 @@ pub(crate) fn micro_batch_parts(
         f64::from(m.active_experts + m.shared_experts) * f64::from(m.expert_ffn)
     };
     let bw = roof.bandwidth.get();
-    let elementwise = tokens_mb * (12.0 * m.d() + 3.0 * ffn_act) / tp * 2.0 / bw;
+    let elementwise_bytes = tokens_mb * (12.0 * m.d() + 3.0 * ffn_act) / tp * 2.0;
+    let elementwise = elementwise_bytes / bw;
+    costs[4] = (0.0, elementwise_bytes);
     // Narrow formats: every GEMM operand in activation space is read in BF16 and written in
     // the narrow format twice (row-wise, and transposed for the weight gradient): the inputs
     // of the four projections forward (d, d, d, f), their output gradients backward
@@ -455,24 +504,24 @@ pub(crate) fn micro_batch_parts(
         let kv = f64::from(m.kv_heads) * m.head_dim();
         let values =
             3.0 * m.d() + ffn_act + (m.d() + 2.0 * kv) + 2.0 * m.d() + (ffn_mats - 1.0) * ffn_act;
-        tokens_mb * values / tp * (2.0 + 2.0 * cfg.dtype.bytes()) / bw
+        let bytes = tokens_mb * values / tp * (2.0 + 2.0 * cfg.dtype.bytes());
+        costs[5] = (0.0, bytes);
+        bytes / bw
     } else {
         0.0
     };
-    let head = side_roof
-        .place(
-            OpSpec::Gemm {
-                m: tokens_mb,
-                n: f64::from(m.vocab) / tp,
-                k: m.d(),
-            }
-            .cost(side),
-        )
-        .time
-        .get()
-        + per_call;
+    let head_cost = OpSpec::Gemm {
+        m: tokens_mb,
+        n: f64::from(m.vocab) / tp,
+        k: m.d(),
+    }
+    .cost(side);
+    costs[6] = (head_cost.flop.get(), head_cost.bytes.get());
+    let head = side_roof.place(head_cost).time.get() + per_call;
     LayerWork {
         gemm,
+        gemms: split,
+        costs,
         attention,
         elementwise,
         casts,
@@ -671,6 +720,28 @@ pub(crate) fn train_in(
         gemm_peak: roof.peak.get(),
         model_flops_per_token: m.train_flops_per_token(),
         gemm: per_step(parts.gemm),
+        gemms: parts.gemms.map(per_step),
+        costs: {
+            let n = micro * passes * layers_here;
+            let c = &parts.costs;
+            let each = |(f, b): (f64, f64), times: f64| (f * times, b * times);
+            [
+                each(c[0], n),
+                each(c[1], n),
+                each(c[2], n),
+                each(c[3], n),
+                each(c[4], n),
+                each(c[5], micro * layers_here * passes / 3.0),
+                each(c[6], micro * passes / f64::from(l.pp)),
+                (0.0, 2.0 * mem.optimizer + mem.gradients + mem.weights),
+            ]
+        },
+        counts: StepCounts {
+            micro,
+            passes,
+            layers: layers_here,
+            tokens: tokens_mb,
+        },
         attention: per_step(parts.attention),
         elementwise: per_step(parts.elementwise),
         casts: Seconds::new(parts.casts * micro * layers_here * passes / 3.0),

@@ -1,0 +1,361 @@
+//! Where the time goes, operation by operation: a job's training step split into rows (each
+//! GEMM of a layer, attention, the elementwise work, casts, the output head, the optimizer,
+//! the calls' fixed cost, the pipeline bubble and each collective) that add up to the step
+//! the job's report gives, each with its FLOPs, bytes, what bounds it, its share of the
+//! chip's peak in its format and where its efficiency comes from.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::job::{self, Job};
+use crate::roofline::Roofline;
+use crate::source::Source;
+use crate::workload::{TrainReport, WorkloadError};
+
+/// What bounds an operation's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The chip's arithmetic.
+    Compute,
+    /// Its memory bandwidth.
+    Memory,
+    /// A collective or a send between chips.
+    Communication,
+    /// Waiting: the pipeline's fill and drain.
+    Latency,
+    /// A fixed cost per call.
+    Overhead,
+}
+
+impl Bound {
+    /// Lower-case id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Bound::Compute => "compute",
+            Bound::Memory => "memory",
+            Bound::Communication => "communication",
+            Bound::Latency => "latency",
+            Bound::Overhead => "overhead",
+        }
+    }
+}
+
+/// Where an operation's efficiency comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A published measurement of this chip.
+    Measured,
+    /// Fitted to published runs.
+    Fitted,
+    /// The roofline or the collective model, with no efficiency of its own.
+    Modelled,
+    /// An assumption (or the user's own figure).
+    Assumed,
+}
+
+impl Origin {
+    /// Lower-case id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Origin::Measured => "measured",
+            Origin::Fitted => "fitted",
+            Origin::Modelled => "modelled",
+            Origin::Assumed => "assumed",
+        }
+    }
+
+    fn of(source: Source, estimate: bool) -> Self {
+        match source {
+            Source::Cited { .. } if estimate => Origin::Fitted,
+            Source::Cited { .. } => Origin::Measured,
+            Source::UserEdit | Source::Assumption => Origin::Assumed,
+        }
+    }
+}
+
+/// One row: an operation's share of a step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Op {
+    /// What it is.
+    pub name: String,
+    /// How many times a step runs it on one chip (layers × micro-batches × passes).
+    pub count: f64,
+    /// FLOPs per step on one chip.
+    pub flop: f64,
+    /// Bytes moved per step on one chip (HBM traffic; for communication, zero).
+    pub bytes: f64,
+    /// Time per step.
+    pub time_s: f64,
+    /// What bounds it.
+    pub bound: Bound,
+    /// Its FLOP/s as a share of the chip's dense peak in its format (0 where it does no
+    /// arithmetic).
+    pub of_peak: f64,
+    /// Where its efficiency comes from.
+    pub source: Origin,
+}
+
+impl Op {
+    /// FLOP per byte (0 where it moves no bytes).
+    #[must_use]
+    pub fn intensity(&self) -> f64 {
+        if self.bytes > 0.0 {
+            self.flop / self.bytes
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A step split into its operations, which add up to `total_s`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// The step's time, as the job's report gives it.
+    pub total_s: f64,
+    /// Its operations, in the order the step runs them.
+    pub ops: Vec<Op>,
+}
+
+/// A job's training step, operation by operation.
+///
+/// # Errors
+/// The job does not evaluate.
+pub fn train_step(j: &Job) -> Result<Part, WorkloadError> {
+    let r = job::evaluate(j)?;
+    let system = crate::system::find(&j.system)
+        .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
+    let chip = crate::catalog::find(system.chip)
+        .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
+    let eff = job::efficiency(j, &chip);
+    let moe = crate::workload::find_model(&j.model).is_ok_and(|m| m.experts > 0);
+    Ok(split_train(
+        &r.train,
+        &chip,
+        Origin::of(eff.source, eff.estimate),
+        moe,
+    ))
+}
+
+/// The rows of a training step whose GEMM efficiency comes from `gemm_origin`; `moe` names
+/// the MLP row a mixture of experts' experts.
+#[must_use]
+pub fn split_train(
+    t: &TrainReport,
+    chip: &crate::chip::Chip,
+    gemm_origin: Origin,
+    moe: bool,
+) -> Part {
+    let p = &t.parts;
+    let c = &p.counts;
+    let side_peak = Roofline::dense(chip, p.side_dtype).map_or(p.gemm_peak, |r| r.peak.get());
+    let per_layer = c.micro * c.passes * c.layers;
+    let bw = chip.hbm_bandwidth.value.get();
+    let row = |name: &str, count: f64, cost: (f64, f64), time: f64, peak: f64, origin: Origin| {
+        let (flop, bytes) = cost;
+        // On the roofline an operation takes the longer of its arithmetic and its memory
+        // traffic: memory-bound when the traffic alone fills its time.
+        let bound = if bytes / bw >= 0.999 * time {
+            Bound::Memory
+        } else {
+            Bound::Compute
+        };
+        Op {
+            name: name.into(),
+            count,
+            flop,
+            bytes,
+            time_s: time,
+            bound,
+            of_peak: if time > 0.0 && peak > 0.0 {
+                flop / time / peak
+            } else {
+                0.0
+            },
+            source: origin,
+        }
+    };
+    let comm = |name: &str, time: f64, bound: Bound| Op {
+        name: name.into(),
+        count: 0.0,
+        flop: 0.0,
+        bytes: 0.0,
+        time_s: time,
+        bound,
+        of_peak: 0.0,
+        source: Origin::Modelled,
+    };
+    let g = &p.gemms;
+    let mlp = if moe {
+        "experts, routed and shared (up, gate, down)"
+    } else {
+        "MLP (up, gate, down)"
+    };
+    let mut ops = alloc::vec![
+        row(
+            "QKV projection",
+            per_layer,
+            p.costs[0],
+            g[1].get(),
+            p.gemm_peak,
+            gemm_origin
+        ),
+        row(
+            "attention output projection",
+            per_layer,
+            p.costs[1],
+            g[2].get(),
+            p.gemm_peak,
+            gemm_origin
+        ),
+        row(
+            mlp,
+            per_layer,
+            p.costs[2],
+            g[3].get(),
+            p.gemm_peak,
+            gemm_origin
+        ),
+        row(
+            "attention core",
+            per_layer,
+            p.costs[3],
+            p.attention.get(),
+            side_peak,
+            Origin::Modelled
+        ),
+        row(
+            "norms and elementwise",
+            per_layer,
+            p.costs[4],
+            p.elementwise.get(),
+            side_peak,
+            Origin::Modelled
+        ),
+        row(
+            "casts to the GEMM format",
+            per_layer,
+            p.costs[5],
+            p.casts.get(),
+            side_peak,
+            Origin::Modelled
+        ),
+        row(
+            "output head",
+            c.micro * c.passes,
+            p.costs[6],
+            p.head.get(),
+            side_peak,
+            Origin::Modelled
+        ),
+        row(
+            "optimizer step",
+            1.0,
+            p.costs[7],
+            p.optimizer.get(),
+            p.gemm_peak,
+            Origin::Modelled
+        ),
+        Op {
+            name: "GEMM calls' fixed cost".into(),
+            count: per_layer,
+            flop: 0.0,
+            bytes: 0.0,
+            time_s: g[0].get(),
+            bound: Bound::Overhead,
+            of_peak: 0.0,
+            source: Origin::Fitted,
+        },
+        comm("pipeline bubble", t.bubble.get(), Bound::Latency),
+        comm(
+            "tensor-parallel all-reduces",
+            t.tp_comm.get(),
+            Bound::Communication
+        ),
+        comm(
+            "expert all-to-all (dispatch and combine)",
+            t.ep_comm.get(),
+            Bound::Communication
+        ),
+        comm(
+            "data-parallel / ZeRO collectives",
+            t.dp_comm.get(),
+            Bound::Communication
+        ),
+        comm(
+            "context-parallel ring",
+            t.cp_comm.get(),
+            Bound::Communication
+        ),
+        comm("pipeline sends", t.pp_comm.get(), Bound::Communication),
+    ];
+    // What this job does not do (casts in BF16, collectives of a degree of 1) is left out.
+    ops.retain(|o| o.time_s > 0.0);
+    Part {
+        total_s: t.step.get(),
+        ops,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(system: &str, nodes: u32, model: &str, dtype: crate::Dtype) -> Job {
+        Job {
+            system: system.into(),
+            nodes,
+            model: model.into(),
+            dtype,
+            ..Job::default()
+        }
+    }
+
+    /// The rows add up to the step the report gives, whatever the layout: dense and MoE,
+    /// BF16 and FP8, tensor, pipeline and expert parallel.
+    #[test]
+    fn the_rows_add_up_to_the_step() {
+        for j in [
+            Job::default(),
+            job("hgx-h100-8", 8, "llama3-70b", crate::Dtype::Fp8),
+            job("gb200-nvl72", 4, "llama3-405b", crate::Dtype::Bf16),
+            job("trn2-ultra-64", 16, "deepseek-v3", crate::Dtype::Bf16),
+        ] {
+            let part = train_step(&j).unwrap();
+            let sum: f64 = part.ops.iter().map(|o| o.time_s).sum();
+            assert!(
+                (sum / part.total_s - 1.0).abs() < 1e-9,
+                "{}: {sum} against {}",
+                j.system,
+                part.total_s
+            );
+            assert!(part.ops.len() >= 6, "{}: {:?}", j.system, part.ops);
+            assert_eq!(part.total_s, job::evaluate(&j).unwrap().train.step.get());
+            for o in &part.ops {
+                assert!(o.time_s >= 0.0 && o.of_peak <= 1.0 + 1e-9, "{o:?}");
+            }
+        }
+    }
+
+    /// The GEMMs carry the model's training FLOPs: on one chip per step, 6·N·tokens for the
+    /// dense layers' matmuls (attention and the head apart), within the rounding of the
+    /// layer split.
+    #[test]
+    fn the_gemms_hold_the_parameters_flops() {
+        let j = job("hgx-h100-8", 8, "llama3-70b", crate::Dtype::Bf16);
+        let r = job::evaluate(&j).unwrap();
+        let part = train_step(&j).unwrap();
+        let gemm: f64 = part.ops[..3].iter().map(|o| o.flop).sum();
+        let m = crate::workload::find_model("llama3-70b").unwrap();
+        let l = r.train.layout;
+        let c = r.train.parts.counts;
+        // Forward 2·N per token; three passes; this chip's share of the layers and tensor.
+        let layer_params = (m.params_active() - f64::from(m.vocab) * m.d()) / f64::from(m.layers);
+        let want = 2.0 * layer_params * c.tokens * c.passes * c.layers * c.micro / f64::from(l.tp);
+        assert!(
+            (gemm / want - 1.0).abs() < 0.02,
+            "{gemm:e} against {want:e}"
+        );
+    }
+}
