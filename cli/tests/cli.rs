@@ -1242,29 +1242,35 @@ fn the_link_key_table_and_the_flags_agree() {
     }
 }
 
-/// `breakdown`: the training step's operations, each with its fields, add up to the step
-/// `eval` reports for the same link.
+/// `breakdown`: the training step's, the prefill's and the decode step's operations, each
+/// with its fields, add up to their parts, and the training step is the one `eval` reports.
 #[test]
 fn breakdown_adds_up_to_the_step() {
     let link = "?v=3&page=workload&wsys=hgx-h100-8&wnodes=8&wmodel=llama3-70b&wdtype=fp8";
     let v = json(&["breakdown", "--link", link, "--json"]);
-    let part = &v["train_step"];
-    let ops = part["ops"].as_array().unwrap();
-    assert!(ops.len() >= 6, "{ops:?}");
     let bounds = ["compute", "memory", "communication", "latency", "overhead"];
     let sources = ["measured", "fitted", "modelled", "assumed"];
-    for o in ops {
-        for k in [
-            "name", "count", "flop", "bytes", "time_s", "bound", "of_peak", "source",
-        ] {
-            assert!(o.get(k).is_some(), "{k} in {o}");
+    for name in ["train_step", "prefill", "decode_step"] {
+        let part = &v[name];
+        let ops = part["ops"].as_array().unwrap();
+        assert!(ops.len() >= 6, "{name}: {ops:?}");
+        for o in ops {
+            for k in [
+                "name", "count", "flop", "bytes", "time_s", "bound", "of_peak", "source",
+            ] {
+                assert!(o.get(k).is_some(), "{k} in {o}");
+            }
+            assert!(bounds.contains(&o["bound"].as_str().unwrap()), "{o}");
+            assert!(sources.contains(&o["source"].as_str().unwrap()), "{o}");
         }
-        assert!(bounds.contains(&o["bound"].as_str().unwrap()), "{o}");
-        assert!(sources.contains(&o["source"].as_str().unwrap()), "{o}");
+        let total = part["total_s"].as_f64().unwrap();
+        let sum: f64 = ops.iter().map(|o| o["time_s"].as_f64().unwrap()).sum();
+        assert!(
+            (sum / total - 1.0).abs() < 0.01,
+            "{name}: {sum} against {total}"
+        );
     }
-    let total = part["total_s"].as_f64().unwrap();
-    let sum: f64 = ops.iter().map(|o| o["time_s"].as_f64().unwrap()).sum();
-    assert!((sum / total - 1.0).abs() < 0.01, "{sum} against {total}");
+    let total = v["train_step"]["total_s"].as_f64().unwrap();
     let step = json(&["eval", "--link", link])["step_s"].as_f64().unwrap();
     assert!((total / step - 1.0).abs() < 0.01, "{total} against {step}");
     let (code, _, err) = run(&["breakdown", "--link", "?wsys=nope"]);

@@ -1,8 +1,9 @@
 //! Where the time goes, operation by operation: a job's training step split into rows (each
 //! GEMM of a layer, attention, the elementwise work, casts, the output head, the optimizer,
-//! the calls' fixed cost, the pipeline bubble and each collective) that add up to the step
-//! the job's report gives, each with its FLOPs, bytes, what bounds it, its share of the
-//! chip's peak in its format and where its efficiency comes from.
+//! the calls' fixed cost, the pipeline bubble and each collective), and its prefill and
+//! decode step likewise, each adding up to what the job's report gives, each row with its
+//! FLOPs, bytes, what bounds it, its share of the chip's peak in its format and where its
+//! efficiency comes from.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -124,12 +125,9 @@ pub struct Part {
 /// The job does not evaluate.
 pub fn train_step(j: &Job) -> Result<Part, WorkloadError> {
     let r = job::evaluate(j)?;
-    let system = crate::system::find(&j.system)
-        .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
-    let chip = crate::catalog::find(system.chip)
-        .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
+    let (_, chip, model) = job::resolve(j)?;
     let eff = job::efficiency(j, &chip);
-    let moe = crate::workload::find_model(&j.model).is_ok_and(|m| m.experts > 0);
+    let moe = model.experts > 0;
     Ok(split_train(
         &r.train,
         &chip,
@@ -298,6 +296,164 @@ pub fn split_train(
     }
 }
 
+/// A job's prefill of one batch's prompts and its decode step (per output token),
+/// operation by operation; `None` where the model does not fit one scale-up domain.
+///
+/// # Errors
+/// The job does not evaluate.
+pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
+    let r = job::evaluate(j)?;
+    let (_, chip, m) = job::resolve(j)?;
+    let Some(i) = r.infer else {
+        return Ok(None);
+    };
+    let peak = Roofline::dense(&chip, j.dtype).map_or(0.0, |r| r.peak.get());
+    // The weights a token's GEMMs touch, in three groups: the attention projections, the MLPs
+    // (or experts) and the output head. Their FLOPs and the weights they stream are in the
+    // same proportion.
+    let attn = f64::from(m.layers) * m.attn_params();
+    let head = f64::from(m.vocab) * m.d();
+    let mlp = (m.params_active() - attn - head).max(0.0);
+    let all = (attn + mlp + head).max(1.0);
+    let groups = [
+        ("attention projections (QKV and output)", attn / all),
+        (
+            if m.experts > 0 {
+                "experts, routed and shared (up, gate, down)"
+            } else {
+                "MLP (up, gate, down)"
+            },
+            mlp / all,
+        ),
+        ("output head", head / all),
+    ];
+    let gemm_row = |name: &str, share: f64, time: f64, cost: (f64, f64), compute: bool| Op {
+        name: name.into(),
+        count: 1.0,
+        flop: cost.0 * share,
+        bytes: cost.1 * share,
+        time_s: time * share,
+        bound: if compute {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        },
+        of_peak: if time > 0.0 && peak > 0.0 {
+            cost.0 / time / peak
+        } else {
+            0.0
+        },
+        source: Origin::Fitted,
+    };
+    let plain = |name: &str, time: f64, bound: Bound, source: Origin| Op {
+        name: name.into(),
+        count: 1.0,
+        flop: 0.0,
+        bytes: 0.0,
+        time_s: time,
+        bound,
+        of_peak: 0.0,
+        source,
+    };
+    // The prefill: its forward passes split between the weight GEMMs and attention over the
+    // prompt, by their FLOPs; then its exchanges and launches.
+    let p = &i.prefill_parts;
+    let fwd = p.forward.get();
+    let gemm_part = 1.0 - p.attention_share;
+    let gemm_cost = (p.cost.0 * gemm_part, p.cost.1);
+    let mut pre: Vec<Op> = groups
+        .iter()
+        .map(|(n, s)| gemm_row(n, *s, fwd * gemm_part, gemm_cost, p.compute_bound))
+        .collect();
+    pre.push(Op {
+        name: "attention core over the prompt".into(),
+        count: 1.0,
+        flop: p.cost.0 * p.attention_share,
+        bytes: 0.0,
+        time_s: fwd * p.attention_share,
+        bound: if p.compute_bound {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        },
+        of_peak: if fwd > 0.0 && peak > 0.0 {
+            p.cost.0 / fwd / peak
+        } else {
+            0.0
+        },
+        source: Origin::Modelled,
+    });
+    pre.push(plain(
+        "tensor-parallel all-reduces",
+        p.tp_comm.get(),
+        Bound::Communication,
+        Origin::Modelled,
+    ));
+    pre.push(plain(
+        "GEMM launches and fixed costs",
+        p.launches.get(),
+        Bound::Overhead,
+        Origin::Fitted,
+    ));
+    // The decode step, per output token: the weight GEMMs, attention reading the KV cache,
+    // launches, exchanges and drafting.
+    let d = &i.decode_parts;
+    let mut dec: Vec<Op> = groups
+        .iter()
+        .map(|(n, s)| gemm_row(n, *s, d.weights.get(), d.costs[0], d.weights_compute_bound))
+        .collect();
+    let (af, ab) = d.costs[1];
+    let at = d.attention.get();
+    dec.push(Op {
+        name: "attention over the KV cache".into(),
+        count: 1.0,
+        flop: af,
+        bytes: ab,
+        time_s: at,
+        bound: if ab / chip.hbm_bandwidth.value.get() >= 0.5 * at {
+            Bound::Memory
+        } else {
+            Bound::Compute
+        },
+        of_peak: if at > 0.0 && peak > 0.0 {
+            af / at / peak
+        } else {
+            0.0
+        },
+        source: Origin::Modelled,
+    });
+    dec.push(plain(
+        "GEMM launches and fixed costs",
+        d.launches.get(),
+        Bound::Overhead,
+        Origin::Fitted,
+    ));
+    dec.push(plain(
+        "tensor-parallel all-reduces",
+        d.tp_comm.get(),
+        Bound::Communication,
+        Origin::Modelled,
+    ));
+    if d.draft.get() > 0.0 {
+        dec.push(plain(
+            "drafting (speculative decoding)",
+            d.draft.get(),
+            Bound::Compute,
+            Origin::Modelled,
+        ));
+    }
+    Ok(Some((
+        Part {
+            total_s: i.prefill.get(),
+            ops: pre,
+        },
+        Part {
+            total_s: i.decode_step.get(),
+            ops: dec,
+        },
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,6 +490,40 @@ mod tests {
             assert_eq!(part.total_s, job::evaluate(&j).unwrap().train.step.get());
             for o in &part.ops {
                 assert!(o.time_s >= 0.0 && o.of_peak <= 1.0 + 1e-9, "{o:?}");
+            }
+        }
+    }
+
+    /// A prefill and a decode step split into at least six rows that add up to what the
+    /// report gives, dense and MoE, with and without speculative decoding.
+    #[test]
+    fn serving_rows_add_up_to_the_prefill_and_the_decode_step() {
+        for j in [
+            Job::default(),
+            job("hgx-h100-8", 8, "llama3-70b", crate::Dtype::Fp8),
+            job("trn2-ultra-64", 4, "deepseek-v3", crate::Dtype::Fp8),
+            Job {
+                draft_tokens: 3,
+                acceptance: 0.7,
+                ..job("gb200-nvl72", 1, "llama3-70b", crate::Dtype::Fp8)
+            },
+        ] {
+            let (pre, dec) = serving(&j).unwrap().expect("fits");
+            let r = job::evaluate(&j).unwrap().infer.unwrap();
+            assert_eq!(pre.total_s, r.prefill.get());
+            assert_eq!(dec.total_s, r.decode_step.get());
+            for part in [&pre, &dec] {
+                let sum: f64 = part.ops.iter().map(|o| o.time_s).sum();
+                assert!(
+                    (sum / part.total_s - 1.0).abs() < 1e-9,
+                    "{}: {sum} against {}",
+                    j.system,
+                    part.total_s
+                );
+                assert!(part.ops.len() >= 6, "{:?}", part.ops);
+                for o in &part.ops {
+                    assert!(o.time_s >= 0.0 && o.of_peak <= 1.0 + 1e-9, "{o:?}");
+                }
             }
         }
     }

@@ -343,7 +343,7 @@ pub fn system_of(job: &Job, id: &str) -> Result<System, system::UnknownSystem> {
 }
 
 /// The job's cluster (at least one node), chip and model, looked up by id.
-fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadError> {
+pub(crate) fn resolve(job: &Job) -> Result<(Cluster, crate::chip::Chip, Model), WorkloadError> {
     let bad = |e: &dyn core::fmt::Display| WorkloadError::BadInput(format!("{e}"));
     let system = system_of(job, &job.system).map_err(|e| bad(&e))?;
     let chip = catalog::find(system.chip).map_err(|e| bad(&e))?;

@@ -34,8 +34,8 @@ mod train;
 pub use model::{find_model, models, Mla, Model};
 pub use search::{best_layout, LayoutSearch};
 pub use serve::{
-    infer, tokens_per_step, Compiled, DecodeParts, InferConfig, InferReport, MAX_DRAFT,
-    NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
+    infer, tokens_per_step, Compiled, DecodeParts, InferConfig, InferReport, PrefillParts,
+    MAX_DRAFT, NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
 pub use train::{
     train, training_memory, Layout, Memory, StepCounts, StepParts, TrainConfig, TrainReport,

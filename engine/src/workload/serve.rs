@@ -202,6 +202,8 @@ pub struct InferReport {
     pub formula: String,
     /// The decode step by part (they add up to it).
     pub decode_parts: DecodeParts,
+    /// The prefill by part (they add up to it).
+    pub prefill_parts: PrefillParts,
 }
 
 /// A decode step's time by part.
@@ -217,6 +219,30 @@ pub struct DecodeParts {
     pub tp_comm: Seconds,
     /// Drafting tokens for speculative decoding.
     pub draft: Seconds,
+    /// FLOPs and bytes on one chip per output token: the weight GEMMs' (the weights they
+    /// stream), then attention's (the KV cache it reads).
+    pub costs: [(f64, f64); 2],
+    /// Whether the weight GEMMs' compute, not their streaming, sets their time.
+    pub weights_compute_bound: bool,
+}
+
+/// A prefill's time by part: the batch's prompts through the model, their tensor-parallel
+/// exchanges and the calls' launches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrefillParts {
+    /// The forward passes: their FLOPs, or streaming the weights, whichever is slower.
+    pub forward: Seconds,
+    /// Tensor-parallel all-reduces (and a mixture of experts' all-to-alls).
+    pub tp_comm: Seconds,
+    /// The fixed cost of launching each GEMM.
+    pub launches: Seconds,
+    /// FLOPs and bytes of the forward passes on one chip.
+    pub cost: (f64, f64),
+    /// The share of the forward FLOPs that is attention over the prompt (the rest are the
+    /// weight GEMMs).
+    pub attention_share: f64,
+    /// Whether the FLOPs, not streaming the weights, set the forward passes' time.
+    pub compute_bound: bool,
 }
 
 /// The formula's account of the formats, speculative decoding and the prefix cache, where
@@ -452,15 +478,36 @@ pub(crate) fn infer_with(
         Some(c) => (c.bucket(prompt), b),
         None => (prompt, 1.0),
     };
-    let pre = if cfg.prefill_overheads {
+    // The FLOPs of one pass on one chip, and the share of them attention takes.
+    let pass_flop = |prompt: f64, n: f64| {
+        let ctx = prompt * (cfg.prefix_hit + fresh / 2.0);
+        let per_token = m.forward_flops_per_token(ctx);
+        (
+            n * fresh * prompt * per_token / t,
+            2.0 * f64::from(m.layers) * m.d() * ctx / per_token,
+        )
+    };
+    let (pre, pre_cost, pre_share, pre_compute) = if cfg.prefill_overheads {
         let tokens = b / passes * fresh * padded;
-        [
-            (b / passes * prefill_flops(padded)).max(streamed(tokens) / t / bw),
-            exchanges(tokens)?,
-            calls,
-        ]
+        let (compute, weights) = (
+            b / passes * prefill_flops(padded),
+            streamed(tokens) / t / bw,
+        );
+        let (flop, share) = pass_flop(padded, b / passes);
+        (
+            [compute.max(weights), exchanges(tokens)?, calls],
+            (passes * flop, passes * streamed(tokens) / t),
+            share,
+            compute >= weights,
+        )
     } else {
-        [b * prefill_flops(prompt), 0.0, 0.0]
+        let (flop, share) = pass_flop(prompt, b);
+        (
+            [b * prefill_flops(prompt), 0.0, 0.0],
+            (passes * flop, passes * weights / t),
+            share,
+            true,
+        )
     };
     let prefill = passes * pre.iter().sum::<f64>();
     let per_replica = b * f64::from(cfg.output) / (prefill + f64::from(cfg.output) * decode);
@@ -486,6 +533,22 @@ pub(crate) fn infer_with(
             attention: Seconds::new(a_part),
             tp_comm: Seconds::new(c_part),
             draft: Seconds::new(d_part),
+            costs: [
+                (k1 * gemm_flops / per_step, streamed(k1 * b) / t / per_step),
+                (
+                    k1 * b_run * attn_flops / t / per_step,
+                    b_run * ctx_run * kv_bytes / t / per_step,
+                ),
+            ],
+            weights_compute_bound: t_compute >= t_weights,
+        },
+        prefill_parts: PrefillParts {
+            forward: Seconds::new(passes * pre[0]),
+            tp_comm: Seconds::new(passes * pre[1]),
+            launches: Seconds::new(passes * pre[2]),
+            cost: pre_cost,
+            attention_share: pre_share,
+            compute_bound: pre_compute,
         },
         formula: if !explain {
             String::new()
