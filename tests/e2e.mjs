@@ -1149,6 +1149,21 @@ test('embed: a page\'s view alone for an iframe, without the navigation, with a 
   assert.deepEqual(page.errors, []);
 });
 
+test('workload: where the training step goes, operation by operation, adding up to the step', async () => {
+  const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8&wdtype=fp8');
+  await page.waitForSelector('#step-breakdown-table');
+  const total = Number(await page.getAttribute('#step-breakdown-table', 'data-total-s'));
+  const times = await page.$$eval('#step-breakdown-table td[data-time-s]', (tds) => tds.map((t) => Number(t.dataset.timeS)));
+  assert.ok(times.length >= 6, `${times.length} operations`);
+  const sum = times.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(sum / total - 1) < 1e-9, `${sum} against ${total}`);
+  // The bar draws one segment per operation; the table exports as CSV.
+  assert.equal(await page.locator('#step-breakdown-bar rect').count(), times.length);
+  assert.ok(await page.$('[data-csv="step-breakdown-table"]'));
+  assert.match(await page.textContent('#step-breakdown-table'), /MLP.*compute.*measured/s);
+  assert.deepEqual(page.errors, []);
+});
+
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {
   // Served from a sub-path, as a static host may.
   const root = mkdtempSync(join(tmpdir(), 'accelscope-host-'));

@@ -124,7 +124,15 @@ pub struct Part {
 /// # Errors
 /// The job does not evaluate.
 pub fn train_step(j: &Job) -> Result<Part, WorkloadError> {
-    let r = job::evaluate(j)?;
+    train_step_of(j, &job::evaluate(j)?)
+}
+
+/// The training step of a job already evaluated (`r` is `j`'s report), operation by
+/// operation.
+///
+/// # Errors
+/// The job's ids do not resolve.
+pub fn train_step_of(j: &Job, r: &job::JobReport) -> Result<Part, WorkloadError> {
     let (_, chip, model) = job::resolve(j)?;
     let eff = job::efficiency(j, &chip);
     let moe = model.experts > 0;

@@ -75,6 +75,7 @@ pub fn WorkloadPage() -> impl IntoView {
                     let infer = r.infer.clone();
                     let serving = r.infer.clone();
                     let for_breakdown = r.clone();
+                    let step_part = engine::breakdown::train_step_of(&j, &r).ok();
                     let train_formula = r.train.formula.clone();
                     let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {} (ZeRO-{}), exposed context-parallel ring {}, pipeline sends {}; {}% of communication hidden ({}).",
                         r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.ep_comm, r.train.dp_comm, r.train.layout.zero, r.train.cp_comm, r.train.pp_comm,
@@ -231,6 +232,7 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Breakdown report=for_breakdown/>
                             <Tornado swings=swings/>
                         </div>
+                        {step_part.map(|part| view! { <StepBreakdown part=part/> })}
                         <p class="small-note" id="band-note">{band_note}</p>
                         <p class="small-note">{step_note}</p>
                         {(j.model_version < engine::job::MODEL_VERSION).then(|| view! {

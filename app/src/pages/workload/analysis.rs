@@ -497,3 +497,90 @@ pub(super) fn ByFormat(rows: Vec<engine::job::FormatCost>, other: &'static str) 
         <div inner_html=data></div>
     }
 }
+
+/// The colour of what bounds an operation.
+fn bound_color(b: engine::breakdown::Bound) -> &'static str {
+    use engine::breakdown::Bound;
+    match b {
+        Bound::Compute => "#0072b2",
+        Bound::Memory => "#e69f00",
+        Bound::Communication => "#d55e00",
+        Bound::Latency => "#56b4e9",
+        Bound::Overhead => "#999999",
+    }
+}
+
+/// Where the training step's time goes: a bar of its operations, coloured by what bounds
+/// each, and their table (CSV like every table).
+#[component]
+pub(super) fn StepBreakdown(
+    /// The step, operation by operation.
+    part: engine::breakdown::Part,
+) -> impl IntoView {
+    use crate::widgets::escape;
+    use engine::breakdown::Bound;
+    let total = part.total_s;
+    let mut x = 0.0;
+    let mut bars = String::new();
+    for (i, o) in part.ops.iter().enumerate() {
+        let w = o.time_s / total * 100.0;
+        bars += &format!(
+            "<rect x=\"{x:.3}%\" y=\"0\" width=\"{w:.3}%\" height=\"28\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.5\" data-op=\"{i}\"><title>{}: {} s, {}% of the step ({}-bound)</title></rect>",
+            bound_color(o.bound),
+            escape(&o.name),
+            sig(o.time_s, 3),
+            sig(w, 3),
+            o.bound.id()
+        );
+        x += w;
+    }
+    let legend: String = [
+        Bound::Compute,
+        Bound::Memory,
+        Bound::Communication,
+        Bound::Latency,
+        Bound::Overhead,
+    ]
+    .iter()
+    .filter(|b| part.ops.iter().any(|o| o.bound == **b))
+    .map(|b| {
+        format!(
+            "<span class=\"swatch\" style=\"background:{}\"></span>{}-bound ",
+            bound_color(*b),
+            b.id()
+        )
+    })
+    .collect();
+    let mut rows = String::new();
+    for o in &part.ops {
+        rows += &format!(
+            "<tr data-bound=\"{}\"><th scope=\"row\"><span class=\"swatch\" style=\"background:{}\"></span>{}</th><td class=\"num\">{}</td><td class=\"num\" data-time-s=\"{}\">{}</td><td class=\"num\">{}%</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}%</td><td>{}</td></tr>",
+            o.bound.id(),
+            bound_color(o.bound),
+            escape(&o.name),
+            if o.count > 0.0 { thousands(o.count) } else { "—".into() },
+            o.time_s,
+            sig(o.time_s, 3),
+            sig(o.time_s / total * 100.0, 3),
+            if o.flop > 0.0 { format!("{:.3e}", o.flop) } else { "—".into() },
+            if o.bytes > 0.0 { engine::Bytes::new(o.bytes).display_si() } else { "—".into() },
+            if o.bytes > 0.0 && o.flop > 0.0 { sig(o.intensity(), 3) } else { "—".into() },
+            o.bound.id(),
+            sig(o.of_peak * 100.0, 3),
+            o.source.id()
+        );
+    }
+    let table = format!(
+        "<div class=\"table-wrap\"><table class=\"grid\" id=\"step-breakdown-table\" data-total-s=\"{total}\"><thead><tr><th scope=\"col\">operation</th><th scope=\"col\">per step</th><th scope=\"col\">time, s</th><th scope=\"col\">share</th><th scope=\"col\">FLOP per chip</th><th scope=\"col\">bytes per chip</th><th scope=\"col\">FLOP/B</th><th scope=\"col\">bound</th><th scope=\"col\">of peak</th><th scope=\"col\">source</th></tr></thead><tbody>{rows}</tbody></table></div>{}",
+        crate::export::table_buttons("step-breakdown-table")
+    );
+    view! {
+        <div class="card" id="step-breakdown">
+            <h2>"Where the training step goes"</h2>
+            <p class="small-note">{format!("One step of {} s on each chip, operation by operation; the rows add up to it. Of peak: the operation's FLOP/s against the chip's dense peak in its format. Source: where its efficiency comes from (measured on this chip, fitted to published runs, or the roofline and collective model).", sig(total, 4))}</p>
+            <svg class="stack" id="step-breakdown-bar" width="100%" height="28" role="img" aria-label="The training step by operation" inner_html=bars></svg>
+            <p class="small-note" inner_html=legend></p>
+            <div inner_html=table></div>
+        </div>
+    }
+}
