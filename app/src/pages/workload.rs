@@ -52,6 +52,14 @@ pub fn WorkloadPage() -> impl IntoView {
     // The serving range, by chip: its own held-out serving runs, or none.
     let serve_errors = StoredValue::new((String::from("?"), None::<ServeRange>));
     // Worked out after the headline cards paint (see `crate::defer`).
+    let step = crate::defer::deferred(
+        move || (job.get(), report.get()),
+        |(j, r)| {
+            r.as_ref()
+                .ok()
+                .and_then(|r| engine::breakdown::train_step_of(j, r).ok())
+        },
+    );
     let swings = crate::defer::deferred(
         move || (job.get(), report.get()),
         |(j, r)| r.as_ref().ok().and_then(|r| tornado_from(j, r, 0.2).ok()),
@@ -75,7 +83,6 @@ pub fn WorkloadPage() -> impl IntoView {
                     let infer = r.infer.clone();
                     let serving = r.infer.clone();
                     let for_breakdown = r.clone();
-                    let step_part = engine::breakdown::train_step_of(&j, &r).ok();
                     let train_formula = r.train.formula.clone();
                     let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {} (ZeRO-{}), exposed context-parallel ring {}, pipeline sends {}; {}% of communication hidden ({}).",
                         r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.ep_comm, r.train.dp_comm, r.train.layout.zero, r.train.cp_comm, r.train.pp_comm,
@@ -232,7 +239,6 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Breakdown report=for_breakdown/>
                             <Tornado swings=swings/>
                         </div>
-                        {step_part.map(|part| view! { <StepBreakdown part=part/> })}
                         <p class="small-note" id="band-note">{band_note}</p>
                         <p class="small-note">{step_note}</p>
                         {(j.model_version < engine::job::MODEL_VERSION).then(|| view! {
@@ -245,6 +251,9 @@ pub fn WorkloadPage() -> impl IntoView {
                 }
             }}
             // Outside the closure above, so an input change updates them in place.
+            <div class="deferred" class:updating=move || step.updating.get()>
+                {move || step.value.get().flatten().map(|part| view! { <StepBreakdown part=part/> })}
+            </div>
             <super::serving::ServingCurves job=job/>
             <LayoutSearchPanel job=job/>
             <LinkReadingCard job=job report=report/>
