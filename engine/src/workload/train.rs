@@ -463,7 +463,7 @@ pub(crate) fn micro_batch_parts(
             costs[slot - 1].1 = local * one.bytes.get() + with_shared;
             local * place(pairs / local, n, k) * cfg.expert_imbalance.max(1.0) + shared
         } else {
-            place(mm, n, k)
+            gemm_roof.place(c).time.get()
         };
         gemm += t;
         split[slot] += t;
