@@ -132,35 +132,34 @@ pub(super) fn Platforms(
     /// Its report (evaluated once, above).
     report: Memo<Result<engine::job::JobReport, String>>,
 ) -> impl IntoView {
-    // Worked out after the headline cards paint (see `crate::defer`).
-    let rows = crate::defer::deferred(
+    // Worked out after the headline cards paint, a platform a task (see `crate::defer`).
+    let rows = crate::defer::deferred_steps(
         move || (job.get(), report.get()),
-        |(j, rep)| {
-            let chips = system::find(&j.system)
-                .map(|s| s.chips() * j.nodes)
-                .unwrap_or(64);
+        |(j, _)| {
             let mut ids: Vec<String> = PLATFORMS.iter().map(|x| (*x).to_string()).collect();
             if !ids.contains(&j.system) {
                 ids.insert(0, j.system.clone());
             }
-            ids.into_iter()
-                .filter_map(|id| {
-                    let sys = system::find(&id).ok()?;
-                    let nodes = chips.div_ceil(sys.chips()).max(1);
-                    let r = if id == j.system {
-                        rep.clone()
-                    } else {
-                        evaluate(&j.moved_to(&id, nodes)).map_err(|e| e.to_string())
-                    };
-                    let target = rep.as_ref().ok().map(|r| r.train_usd_per_mtok);
-                    let be = match (&r, target) {
-                        (Ok(r), Some(t)) if id != j.system => engine::job::price_to_match(r, t),
-                        _ => None,
-                    };
-                    let chip = engine::catalog::find(sys.chip).ok()?;
-                    Some((sys.name, id, nodes, r, be, chip))
-                })
-                .collect::<Vec<_>>()
+            ids
+        },
+        |(j, rep), id| {
+            let chips = system::find(&j.system)
+                .map(|s| s.chips() * j.nodes)
+                .unwrap_or(64);
+            let sys = system::find(id).ok()?;
+            let nodes = chips.div_ceil(sys.chips()).max(1);
+            let r = if *id == j.system {
+                rep.clone()
+            } else {
+                evaluate(&j.moved_to(id, nodes)).map_err(|e| e.to_string())
+            };
+            let target = rep.as_ref().ok().map(|r| r.train_usd_per_mtok);
+            let be = match (&r, target) {
+                (Ok(r), Some(t)) if *id != j.system => engine::job::price_to_match(r, t),
+                _ => None,
+            };
+            let chip = engine::catalog::find(sys.chip).ok()?;
+            Some((sys.name, id.clone(), nodes, r, be, chip))
         },
     );
     let body = move || {
