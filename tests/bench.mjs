@@ -56,6 +56,7 @@ for (const [name, query, ready] of [
   ['Kernels', '?page=kernels', '.kresult'],
   ['Workload & TCO', '?page=workload', '.card'],
   ['Compare', '?page=compare', '.compare-page'],
+  ['Learn', '?page=learn', 'article.lesson'],
 ]) {
   const own = [...(await fetched(query, ready))].filter((f) => !first.has(f));
   console.log(`${name} page's own transfer (fetched when it opens): ${kib(own.reduce((t, f) => t + gz(f), 0))} — ${own.map((f) => `${f} ${kib(gz(f))}`).join('; ')}`);

@@ -671,7 +671,7 @@ test('kernels: a hostile link is read with notices and nothing runs away', async
   assert.deepEqual(page.errors, []);
 });
 
-const PAGES = ['chips', 'roofline', 'topology', 'collectives', 'workload', 'kernels', 'compare'];
+const PAGES = ['chips', 'roofline', 'topology', 'collectives', 'workload', 'kernels', 'compare', 'learn'];
 const AXE = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 
 /** The file a click downloads: its name and its bytes. */
@@ -1095,7 +1095,7 @@ test('without a service worker, the other pages\' code is prefetched once the fi
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
   await page.goto(srv.url + '?');
   await page.waitForSelector('#chips-table');
-  const modules = ['roofline', 'topology', 'collectives', 'workload', 'kernels', 'compare'];
+  const modules = ['roofline', 'topology', 'collectives', 'workload', 'kernels', 'compare', 'learn'];
   await page.waitForFunction((n) => document.querySelectorAll('link[rel=prefetch]').length === n, modules.length * 2);
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('compare_bg.wasm')));
   for (const m of modules) assert.ok(requests.some((p) => p.endsWith(`/${m}_bg.wasm`)), `${m} prefetched`);
@@ -1164,6 +1164,62 @@ test('workload: where the training step goes, operation by operation, adding up 
   assert.deepEqual(page.errors, []);
 });
 
+test('workload: the step beside the platform compared with, and one click puts an operation on the Roofline page', async () => {
+  const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8&wdtype=fp8&wref=gb200-nvl72');
+  await page.waitForSelector('#step-beside-bar');
+  // Both bars share one time scale: the slower step fills it, the other falls short.
+  const width = (sel) => page.$$eval(`${sel} rect`, (rs) => rs.reduce((t, r) => t + parseFloat(r.getAttribute('width')), 0));
+  const [mine, other] = [await width('#step-breakdown-bar'), await width('#step-beside-bar')];
+  assert.ok(Math.abs(Math.max(mine, other) - 100) < 0.1 && Math.min(mine, other) < 99.9, `${mine} ${other}`);
+  assert.match(await page.textContent('#step-beside-table'), /MLP/);
+  // The MLP's row places one call of it on the Roofline page, in place; the link carries it.
+  await page.click('#step-breakdown-table tr:has(th:text-matches("MLP")) a.place');
+  await page.waitForSelector('#roofline-canvas', { timeout: 30000 });
+  await page.waitForFunction(() => location.search.includes('page=roofline'));
+  const url = new URL(page.url());
+  const op = url.searchParams.getAll('op').find((o) => o.startsWith('work:'));
+  assert.match(op ?? '', /^work:[0-9.e+]+,[0-9.e+]+;MLP/, url.search);
+  await page.waitForSelector('#roofline-table');
+  assert.match(await page.textContent('#roofline-table'), /MLP/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('learn: the lessons are listed, each is its own link, and an exercise is marked right or wrong', async () => {
+  const page = await open('?page=learn');
+  const ids = await page.$$eval('nav.lessons li[data-lesson]', (ls) => ls.map((l) => l.dataset.lesson));
+  assert.ok(ids.length >= 5, ids.join());
+  assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), ids[0]);
+  // The lesson is built around a live view of the app itself, alone (embed=1).
+  const src = await page.getAttribute('.live-view iframe', 'src');
+  assert.match(src, /embed=1/);
+  const frame = page.frameLocator('.live-view iframe');
+  await frame.locator('#roofline-canvas').waitFor({ timeout: 30000 });
+  assert.equal(await frame.locator('nav').count(), 0);
+  // A wrong answer is marked wrong with a hint; the right one right, and kept.
+  const ex = page.locator('.exercise').first();
+  await ex.locator('input').fill('1');
+  await ex.locator('button[type=submit]').click();
+  assert.equal(await ex.getAttribute('data-state'), 'wrong');
+  assert.match(await ex.locator('.verdict').textContent(), /Too low.*Hint/);
+  // The worked answer is behind a click, and gives the answer the page accepts.
+  await ex.locator('details.worked summary').click();
+  const worked = await ex.locator('details.worked p').textContent();
+  const answer = worked.match(/= ([0-9.,]+) FLOP\/B/)[1];
+  await ex.locator('input').fill(answer);
+  await ex.locator('button[type=submit]').click();
+  assert.equal(await ex.getAttribute('data-state'), 'right');
+  assert.match(await page.textContent('#learn-progress'), /^1 exercise solved/);
+  // Another lesson is its own link; progress survives a reload.
+  await page.click(`nav.lessons li[data-lesson="${ids[2]}"] a`);
+  await page.waitForSelector(`article.lesson[data-lesson="${ids[2]}"]`);
+  await page.waitForFunction((id) => location.search.includes(`lesson=${id}`), ids[2]);
+  await page.reload();
+  await page.waitForSelector(`article.lesson[data-lesson="${ids[2]}"]`);
+  assert.match(await page.textContent('#learn-progress'), /^1 exercise solved/);
+  assert.match(await page.textContent(`nav.lessons li[data-lesson="${ids[0]}"]`), /1 ✓/);
+  assert.deepEqual(page.errors, []);
+});
+
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {
   // Served from a sub-path, as a static host may.
   const root = mkdtempSync(join(tmpdir(), 'accelscope-host-'));
@@ -1197,6 +1253,7 @@ test('offline: after one visit every page opens from cold with the network cut, 
     ['?page=workload&wsys=hgx-h100-8', '.card'],
     ['?page=kernels&km=16&kn=16&kk=16', '.kernels-page .kform'],
     ['?page=compare', '.compare-page'],
+    ['?page=learn&lesson=cost', 'article.lesson[data-lesson=cost]'],
   ]) {
     const page = await ctx.newPage();
     page.on('pageerror', (e) => errors.push(`${q}: ${e}`));

@@ -4,6 +4,7 @@ pub mod chips;
 pub mod collectives;
 pub mod compare;
 pub mod lazy;
+pub mod learn;
 pub mod roofline;
 pub mod serving;
 pub mod topology;

@@ -349,3 +349,29 @@ mod tests {
         assert!(!h.contains("<b>"));
     }
 }
+
+/// A page's inputs. On a phone they come after the answer (`.answer-first` pages), folded
+/// into one line saying what is set, with a button to change them; wider, they show as they
+/// are and the line is hidden.
+#[component]
+pub fn InputsFold(
+    /// What is set, in one line ("HGX H100 × 8 · Llama 3 70B · FP8").
+    #[prop(into)]
+    summary: Signal<String>,
+    children: Children,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    view! {
+        <div class="inputs-fold" class:open=move || open.get()>
+            <div class="fold-bar">
+                <span class="fold-summary">{summary}</span>
+                <button type="button" class="small fold-toggle"
+                    aria-expanded=move || if open.get() { "true" } else { "false" }
+                    on:click=move |_| open.update(|o| *o = !*o)>
+                    {move || if open.get() { "Done" } else { "Change inputs" }}
+                </button>
+            </div>
+            <div class="fold-body">{children()}</div>
+        </div>
+    }
+}

@@ -13,6 +13,18 @@ use crate::roofline::Roofline;
 use crate::source::Source;
 use crate::workload::{TrainReport, WorkloadError};
 
+/// The training step's row of the query, key and value projections.
+pub const QKV: &str = "QKV projection";
+/// The training step's row of the attention's output projection.
+pub const OUT_PROJ: &str = "attention output projection";
+/// The row of a dense model's MLP.
+pub const MLP: &str = "MLP (up, gate, down)";
+/// The row of a mixture of experts' experts.
+pub const EXPERTS: &str = "experts, routed and shared (up, gate, down)";
+/// The training step's rows that multiply by the model's layer weights: the GEMMs a narrower
+/// format speeds up.
+pub const WEIGHT_GEMMS: [&str; 4] = [QKV, OUT_PROJ, MLP, EXPERTS];
+
 /// What bounds an operation's time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -193,14 +205,10 @@ pub fn split_train(
         source: Origin::Modelled,
     };
     let g = &p.gemms;
-    let mlp = if moe {
-        "experts, routed and shared (up, gate, down)"
-    } else {
-        "MLP (up, gate, down)"
-    };
+    let mlp = if moe { EXPERTS } else { MLP };
     let mut ops = alloc::vec![
         row(
-            "QKV projection",
+            QKV,
             per_layer,
             p.costs[0],
             g[1].get(),
@@ -208,7 +216,7 @@ pub fn split_train(
             gemm_origin
         ),
         row(
-            "attention output projection",
+            OUT_PROJ,
             per_layer,
             p.costs[1],
             g[2].get(),
@@ -325,14 +333,7 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
     let all = (attn + mlp + head).max(1.0);
     let groups = [
         ("attention projections (QKV and output)", attn / all),
-        (
-            if m.experts > 0 {
-                "experts, routed and shared (up, gate, down)"
-            } else {
-                "MLP (up, gate, down)"
-            },
-            mlp / all,
-        ),
+        (if m.experts > 0 { EXPERTS } else { MLP }, mlp / all),
         ("output head", head / all),
     ];
     let gemm_row = |name: &str, share: f64, time: f64, cost: (f64, f64), compute: bool| Op {

@@ -121,6 +121,7 @@ pub const KEYS: &[Key] = &[
     key("v", Kind::Version, 1, "link version"),
     key("page", Kind::Page, 1, "page shown"),
     key("embed", Kind::Flag, 4, "the view alone, for an iframe"),
+    key("lesson", Kind::Id, 4, "lesson on the Learn page"),
     key("chips", Kind::Ids, 1, "chips compared"),
     key("fmt", Kind::Id, 1, "format of the chips table"),
     key("rfmt", Kind::Ids, 1, "roofline formats"),

@@ -22,6 +22,7 @@ pub mod job;
 pub mod json;
 pub mod kernels;
 pub mod keys;
+pub mod learn;
 pub mod neuroncore;
 pub mod reliability;
 pub mod roofline;

@@ -241,7 +241,20 @@ pub enum OpSpec {
         /// Expert FFN dimension.
         d_ff: f64,
     },
+    /// An operation given by its counts, as a step's breakdown reports one: FLOPs and bytes
+    /// as counted (whatever the format), and a name to label it.
+    Work {
+        /// Operations.
+        flop: f64,
+        /// Bytes moved to and from HBM.
+        bytes: f64,
+        /// What it is (at most [`MAX_OP_NAME`] characters; may be empty).
+        name: String,
+    },
 }
+
+/// Longest name a [`OpSpec::Work`] keeps, in characters.
+pub const MAX_OP_NAME: usize = 48;
 
 /// Why an operation spec cannot be read.
 #[derive(Clone, Debug, PartialEq)]
@@ -303,7 +316,7 @@ impl core::error::Error for OpSpecError {}
 
 impl OpSpec {
     /// Spec kinds and their positional parameters, for help and errors.
-    pub const KINDS: [(&'static str, &'static str); 6] = [
+    pub const KINDS: [(&'static str, &'static str); 7] = [
         ("gemm", "M,N,K"),
         ("elem", "elements,reads,writes,flop_per_element"),
         ("prefill", "batch,seq,heads,kv_heads,head_dim"),
@@ -313,6 +326,7 @@ impl OpSpec {
             "params,batch,context,layers,heads,kv_heads,head_dim",
         ),
         ("moe", "experts,tokens_per_expert,d_model,d_ff"),
+        ("work", "flop,bytes[;name]"),
     ];
 
     /// The operations shown by default: a spread from bandwidth-bound to compute-bound.
@@ -370,6 +384,7 @@ impl OpSpec {
             OpSpec::AttentionDecode { .. } => "attn-decode",
             OpSpec::DecodeStep { .. } => "decode",
             OpSpec::MoeGroupedGemm { .. } => "moe",
+            OpSpec::Work { .. } => "work",
         }
     }
 
@@ -411,6 +426,7 @@ impl OpSpec {
                 d_model,
                 d_ff,
             } => alloc::vec![experts, tokens_per_expert, d_model, d_ff],
+            OpSpec::Work { flop, bytes, .. } => alloc::vec![flop, bytes],
         }
     }
 
@@ -418,7 +434,12 @@ impl OpSpec {
     #[must_use]
     pub fn to_spec(&self) -> String {
         let v: Vec<String> = self.values().iter().map(|x| fmt_num(*x)).collect();
-        format!("{}:{}", self.kind(), v.join(","))
+        match self {
+            OpSpec::Work { name, .. } if !name.is_empty() => {
+                format!("{}:{};{name}", self.kind(), v.join(","))
+            }
+            _ => format!("{}:{}", self.kind(), v.join(",")),
+        }
     }
 
     /// Read the form written by [`OpSpec::to_spec`]. Numbers may use `e` notation.
@@ -432,6 +453,11 @@ impl OpSpec {
             .copied()
             .find(|(k, _)| *k == kind)
             .ok_or_else(|| OpSpecError::UnknownKind(kind.into()))?;
+        // Only `work` takes a name, after the numbers: `work:2e12,4e9;MLP`.
+        let (rest, name) = match (kind, rest.split_once(';')) {
+            ("work", Some((nums, name))) => (nums, work_name(name)),
+            _ => (rest, String::new()),
+        };
         let mut v = Vec::new();
         for p in rest.split(',').filter(|p| !p.trim().is_empty()) {
             let x: f64 = p.trim().parse().map_err(|_| OpSpecError::BadValue {
@@ -489,6 +515,11 @@ impl OpSpec {
                 kv_heads: v[5],
                 head_dim: v[6],
             },
+            "work" => OpSpec::Work {
+                flop: v[0],
+                bytes: v[1],
+                name,
+            },
             _ => OpSpec::MoeGroupedGemm {
                 experts: v[0],
                 tokens_per_expert: v[1],
@@ -542,12 +573,26 @@ impl OpSpec {
                 n(experts),
                 n(tokens_per_expert)
             ),
+            OpSpec::Work {
+                flop,
+                bytes,
+                ref name,
+            } => {
+                let what = if name.is_empty() { "Operation" } else { name };
+                format!("{what}: {:.3e} FLOP, {:.3e} B", flop, bytes)
+            }
         }
     }
 
     /// FLOP and HBM bytes with elements of format `d` (`b` bytes each).
     #[must_use]
     pub fn cost(&self, d: Dtype) -> OpCost {
+        if let OpSpec::Work { flop, bytes, .. } = *self {
+            return OpCost {
+                flop: Flop::new(flop),
+                bytes: Bytes::new(bytes),
+            };
+        }
         let b = d.bytes();
         let (flop, elems) = match *self {
             OpSpec::Gemm { m, n, k } => (2.0 * m * n * k, m * k + k * n + m * n),
@@ -599,6 +644,7 @@ impl OpSpec {
                 2.0 * experts * t * d_model * d_ff,
                 experts * (d_model * d_ff + t * d_model + t * d_ff),
             ),
+            OpSpec::Work { .. } => (0.0, 0.0),
         };
         OpCost {
             flop: Flop::new(flop),
@@ -620,6 +666,7 @@ impl OpSpec {
                 "FLOP = 2·P·B + 4·B·layers·H·L·d; bytes = (P + 2·B·L·layers·Hkv·d)·b"
             }
             OpSpec::MoeGroupedGemm { .. } => "FLOP = 2·E·t·d·f; bytes = E·(d·f + t·d + t·f)·b",
+            OpSpec::Work { .. } => "FLOP and bytes as counted (a step's breakdown), in any format",
         }
     }
 }
@@ -635,6 +682,17 @@ impl TryFrom<String> for OpSpec {
     fn try_from(s: String) -> Result<Self, OpSpecError> {
         OpSpec::parse_spec(&s)
     }
+}
+
+/// A `work` operation's name as a link may give it: printable characters only, at most
+/// [`MAX_OP_NAME`] of them (the rest is dropped, never an error).
+fn work_name(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_OP_NAME)
+        .collect::<String>()
+        .trim()
+        .into()
 }
 
 /// Integers print without a fraction; large round numbers in `e` notation (`70.6e9`).
@@ -753,6 +811,35 @@ mod tests {
             let s = op.to_spec();
             assert_eq!(OpSpec::parse_spec(&s), Ok(op.clone()), "{s}");
         }
+    }
+
+    #[test]
+    fn work_keeps_its_counts_and_name() {
+        let op = OpSpec::parse_spec("work:2e12,4e9;MLP up, gate; down").unwrap();
+        let OpSpec::Work {
+            flop,
+            bytes,
+            ref name,
+        } = op
+        else {
+            panic!("{op:?}")
+        };
+        assert_eq!(
+            (flop, bytes, name.as_str()),
+            (2e12, 4e9, "MLP up, gate; down")
+        );
+        // The format does not scale counted bytes.
+        assert_eq!(op.cost(Dtype::Fp8), op.cost(Dtype::Fp32));
+        assert_eq!(op.cost(Dtype::Bf16).intensity().get(), 500.0);
+        assert_eq!(OpSpec::parse_spec(&op.to_spec()), Ok(op.clone()));
+        // A name is cut to its limit and stripped of control characters; none is fine.
+        let long = format!("work:1,1;{}\n", "x".repeat(100));
+        let OpSpec::Work { name, .. } = OpSpec::parse_spec(&long).unwrap() else {
+            panic!()
+        };
+        assert_eq!(name.chars().count(), MAX_OP_NAME);
+        assert!(OpSpec::parse_spec("work:1,1").is_ok());
+        assert!(OpSpec::parse_spec("work:1;x").is_err());
     }
 
     #[test]

@@ -65,11 +65,13 @@ pub enum Page {
     Kernels,
     /// Scenarios side by side.
     Compare,
+    /// Lessons with exercises.
+    Learn,
 }
 
 impl Page {
     /// Every page in navigation order.
-    pub const ALL: [Page; 7] = [
+    pub const ALL: [Page; 8] = [
         Page::Chips,
         Page::Roofline,
         Page::Topology,
@@ -77,6 +79,7 @@ impl Page {
         Page::Workload,
         Page::Kernels,
         Page::Compare,
+        Page::Learn,
     ];
     /// Id used in links.
     #[must_use]
@@ -89,6 +92,7 @@ impl Page {
             Page::Workload => "workload",
             Page::Kernels => "kernels",
             Page::Compare => "compare",
+            Page::Learn => "learn",
         }
     }
     /// Navigation label.
@@ -102,6 +106,7 @@ impl Page {
             Page::Workload => "Workload & TCO",
             Page::Kernels => "Kernels",
             Page::Compare => "Compare",
+            Page::Learn => "Learn",
         }
     }
 }
@@ -160,6 +165,12 @@ pub struct Scenario {
         serde(default, skip_serializing_if = "core::ops::Not::not")
     )]
     pub embed: bool,
+    /// The lesson open on the Learn page (a [`crate::learn::IDS`] id); empty for the first.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "String::is_empty")
+    )]
+    pub lesson: String,
 }
 
 /// Reads `intensity,flop_per_s` as a link holds a NeuronCore result (the Kernels page writes
@@ -288,6 +299,7 @@ impl Default for Scenario {
             neuroncore: String::new(),
             nc_point: None,
             embed: false,
+            lesson: String::new(),
         }
     }
 }
@@ -323,6 +335,50 @@ pub fn custom_index(id: &str) -> Option<usize> {
 }
 
 impl Scenario {
+    /// This scenario on the Roofline page with one call of the job's operation `op` (from a
+    /// step's breakdown: its FLOPs and bytes over its count) placed on it: added after the operations already there (the oldest makes
+    /// room when the list is full), the job's chip among the chips drawn and the job's
+    /// format among the formats. `None` where the operation does no arithmetic or moves no
+    /// bytes (a collective, the bubble, a fixed cost), which has no place on a roofline, or
+    /// one call is beyond what an operation may count ([`crate::roofline::MAX_OP_VALUE`]).
+    #[must_use]
+    pub fn placing(&self, op: &crate::breakdown::Op) -> Option<Scenario> {
+        let per = if op.count >= 1.0 { op.count } else { 1.0 };
+        let (flop, bytes) = (op.flop / per, op.bytes / per);
+        let fits = |x: f64| x > 0.0 && x <= crate::roofline::MAX_OP_VALUE;
+        if !(fits(flop) && fits(bytes)) {
+            return None;
+        }
+        let mut s = self.clone();
+        s.page = Page::Roofline;
+        let spec = OpSpec::Work {
+            flop,
+            bytes,
+            name: op.name.chars().take(crate::roofline::MAX_OP_NAME).collect(),
+        };
+        // The same operation placed twice is drawn once: compared by the text a link holds.
+        let key = spec.to_spec();
+        if !s.ops.iter().any(|o| o.to_spec() == key) {
+            if s.ops.len() == MAX_ITEMS {
+                s.ops.remove(0);
+            }
+            s.ops.push(spec);
+        }
+        if let Ok(sys) = system::find(&self.job.system) {
+            let chip = sys.chip.to_string();
+            if !s.chips.contains(&chip) {
+                if s.chips.len() == MAX_ITEMS {
+                    s.chips.pop();
+                }
+                s.chips.insert(0, chip);
+            }
+        }
+        if !s.roofline_formats.contains(&self.job.dtype) {
+            s.roofline_formats.push(self.job.dtype);
+        }
+        Some(s)
+    }
+
     /// The edited systems (`edit:…` ids) this scenario names anywhere, first seen first: the
     /// pickers offer them beside the presets.
     #[must_use]

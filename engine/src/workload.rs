@@ -38,8 +38,8 @@ pub use serve::{
     MAX_DRAFT, NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
 pub use train::{
-    train, training_memory, Layout, Memory, StepCounts, StepParts, TrainConfig, TrainReport,
-    MAX_EXPERT_IMBALANCE,
+    bubble_share, bubble_slots, train, training_memory, Layout, Memory, StepCounts, StepParts,
+    TrainConfig, TrainReport, MAX_EXPERT_IMBALANCE,
 };
 pub(crate) use train::{train_in, CommMemo};
 

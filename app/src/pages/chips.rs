@@ -16,17 +16,19 @@ pub fn ChipsPage() -> impl IntoView {
     let chips = Memo::new(move |_| sc.with(|s| s.chosen_chips()));
     let format = Signal::derive(move || sc.with(|s| s.format));
     view! {
-        <section class="page chips-page">
+        <section class="page chips-page answer-first">
             <h1>"Chips"</h1>
             <p class="lead">
                 "Peak throughput, memory and power of each accelerator, every figure with its source. "
                 "Clone a chip to edit any figure."
             </p>
-            <div class="controls">
-                <ChipPicker/>
-                <FormatSelect value=format on_change=Callback::new(move |d| sc.update(|s| s.format = d))/>
-            </div>
-            <div class="table-wrap">
+            <crate::widgets::InputsFold summary=Signal::derive(move || format!("{} chips · {}", chips.with(Vec::len), format.get().label()))>
+                <div class="controls">
+                    <ChipPicker/>
+                    <FormatSelect value=format on_change=Callback::new(move |d| sc.update(|s| s.format = d))/>
+                </div>
+            </crate::widgets::InputsFold>
+            <div class="table-wrap answer">
                 {move || table(&chips.get(), format.get())}
             </div>
             <Editors/>

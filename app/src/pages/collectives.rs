@@ -36,14 +36,19 @@ pub fn CollectivesPage() -> impl IntoView {
         )
     };
     view! {
-        <section class="page collectives-page">
+        <section class="page collectives-page answer-first">
             <h1>"Collectives"</h1>
             <p class="lead">
                 "Alpha-beta model: time = steps × per-step latency + bytes on the busiest link ÷ its bandwidth × efficiency; on NVIDIA systems, NCCL's protocols (LL, LL128, Simple) and latency constants, NVLink SHARP, rail-aligned rings or trees across nodes and all-to-alls sent directly to every peer, the fastest for each size as NCCL picks; on Trainium a collective launched on its own also pays Neuron's launch, as nccom-test times it. "
                 "busbw is algbw × 2(n−1)/n for all-reduce and × (n−1)/n for all-gather, reduce-scatter and all-to-all, as nccl-tests reports it."
             </p>
-            <Controls/>
-            <div class="chart-pair">
+            <crate::widgets::InputsFold summary=Signal::derive(move || sc.with(|s| {
+                let c = &s.collectives;
+                format!("{} · {} · {} node{}", c.systems.join(", "), c.ops.iter().map(|o| o.id()).collect::<Vec<_>>().join(", "), c.nodes, if c.nodes == 1 { "" } else { "s" })
+            }))>
+                <Controls/>
+            </crate::widgets::InputsFold>
+            <div class="chart-pair answer">
                 <CanvasChart id="collective-time" data=data metric=Metric::Time/>
                 <CanvasChart id="collective-busbw" data=data metric=Metric::Busbw/>
             </div>

@@ -66,9 +66,9 @@ pub fn LazyPage(page: engine::scenario::Page) -> impl IntoView {
         let cb = Closure::<dyn Fn(String)>::new(move |q: String| {
             sc.update(|s| {
                 if q.starts_with("v=") {
-                    let page = s.page;
+                    // The page too: a module may send the user on (a step's operation to the
+                    // Roofline page).
                     *s = engine::Scenario::from_query(&q).0;
-                    s.page = page;
                 } else {
                     s.apply_page_query(&q);
                 }

@@ -16,17 +16,19 @@ pub fn RooflinePage() -> impl IntoView {
     let sc = use_scenario();
     let data = Memo::new(move |_| sc.with(roofline_data));
     view! {
-        <section class="page roofline-page">
+        <section class="page roofline-page answer-first">
             <h1>"Roofline"</h1>
             <p class="lead">
                 "Attainable throughput = min(peak, intensity × HBM bandwidth). Left of a chip's ridge an "
                 "operation is memory-bound; right of it, compute-bound. Dense peaks only."
             </p>
-            <div class="controls">
-                <ChipPicker/>
-                <FormatChecks/>
-            </div>
-            <Chart data=data/>
+            <crate::widgets::InputsFold summary=Signal::derive(move || sc.with(|s| format!("{} chips · {}", s.chosen_chips().len(), s.roofline_formats.iter().map(|d| d.label()).collect::<Vec<_>>().join(", "))))>
+                <div class="controls">
+                    <ChipPicker/>
+                    <FormatChecks/>
+                </div>
+            </crate::widgets::InputsFold>
+            <div class="answer"><Chart data=data/></div>
             {move || {
                 sc.with(|s| s.nc_point.map(|[ai, flops]| {
                     let what = if s.neuroncore.is_empty() { "the default schedule".to_string() } else { s.neuroncore.clone() };

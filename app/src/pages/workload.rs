@@ -55,9 +55,18 @@ pub fn WorkloadPage() -> impl IntoView {
     let step = crate::defer::deferred(
         move || (job.get(), report.get()),
         |(j, r)| {
-            r.as_ref()
-                .ok()
-                .and_then(|r| engine::breakdown::train_step_of(j, r).ok())
+            let mine = engine::breakdown::train_step_of(j, r.as_ref().ok()?).ok()?;
+            // Beside it, the platform compared with, on as many chips.
+            let other = (j.compare_with != j.system)
+                .then(|| {
+                    let chips = system::find(&j.system).ok()?.chips() * j.nodes;
+                    let sys = system::find(&j.compare_with).ok()?;
+                    let moved = j.moved_to(&j.compare_with, chips.div_ceil(sys.chips()).max(1));
+                    let part = engine::breakdown::train_step(&moved).ok()?;
+                    Some((sys.name, moved.nodes * sys.chips(), part))
+                })
+                .flatten();
+            Some((mine, other))
         },
     );
     let swings = crate::defer::deferred(
@@ -65,15 +74,21 @@ pub fn WorkloadPage() -> impl IntoView {
         |(j, r)| r.as_ref().ok().and_then(|r| tornado_from(j, r, 0.2).ok()),
     );
     view! {
-        <section class="page workload-page">
+        <section class="page workload-page answer-first">
             <h1>"Workload & TCO"</h1>
             <p class="lead">
                 "Train a model on a system: the fastest parallel layout that fits, time to train, and what it costs rented or owned. "
                 "Every result shows its formula on hover; prices without a published source are marked as assumptions."
             </p>
-            <Inputs/>
-            <OwnModel/>
-            <FailureAssumptions/>
+            <crate::widgets::InputsFold summary=Signal::derive(move || job.with(|j| {
+                let sys = system::find(&j.system).map_or_else(|_| j.system.clone(), |s| s.name.to_string());
+                let model = workload::find_model(&j.model).map_or_else(|_| j.model.clone(), |m| m.name.to_string());
+                format!("{sys} × {} · {model} · {} · {} tokens", j.nodes, j.dtype.label(), engine::units::sig(j.tokens, 3))
+            }))>
+                <Inputs/>
+                <OwnModel/>
+                <FailureAssumptions/>
+            </crate::widgets::InputsFold>
             {move || match report.get() {
                 Err(e) => view! { <p class="error" role="alert" id="job-error">{e}</p> }.into_any(),
                 Ok(r) => {
@@ -129,7 +144,7 @@ pub fn WorkloadPage() -> impl IntoView {
                         eff.map_or("", |e| if e.source.is_user() { "set by you" } else { e.note }),
                     ) + " " + &serve_note;
                     view! {
-                        <div class="cards" id="job-cards">
+                        <div class="cards answer" id="job-cards">
                             <Card title="Tokens per second" id="tokens-per-s" value=r.train.tokens_per_s>
                                 <Derived text=thousands(r.train.tokens_per_s) formula=train_formula/>
                             </Card>
@@ -252,7 +267,7 @@ pub fn WorkloadPage() -> impl IntoView {
             }}
             // Outside the closure above, so an input change updates them in place.
             <div class="deferred" class:updating=move || step.updating.get()>
-                {move || step.value.get().flatten().map(|part| view! { <StepBreakdown part=part/> })}
+                {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}
             </div>
             <super::serving::ServingCurves job=job/>
             <LayoutSearchPanel job=job/>

@@ -38,6 +38,7 @@ impl Scenario {
         q.push(format!("v={VERSION}"));
         q.push(format!("page={}", self.page.id()));
         q.push(format!("embed={}", u8::from(self.embed)));
+        q.push(format!("lesson={}", self.lesson));
         q.push(format!("chips={}", enc(&self.chips.join(","))));
         q.push(format!("fmt={}", self.format.id()));
         let rf: Vec<&str> = self.roofline_formats.iter().map(|d| d.id()).collect();
@@ -478,6 +479,17 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "lesson" => match crate::learn::IDS.iter().find(|id| **id == v) {
+                    Some(id) => s.lesson = (*id).into(),
+                    None if v.is_empty() => s.lesson.clear(),
+                    None => note(
+                        "lesson",
+                        format!(
+                            "no lesson '{v}' (valid: {}); showing the first",
+                            crate::learn::IDS.join(", ")
+                        ),
+                    ),
+                },
                 "embed" => match v.as_str() {
                     "0" => s.embed = false,
                     "1" => s.embed = true,

@@ -343,6 +343,7 @@ fn full_state_round_trips() {
         neuroncore: "trn3_mm_128x8192x8192_fp8_t128x2048x1024_b3_sB_h0.5".into(),
         nc_point: parse_nc_point("124.1,3.242e14"),
         embed: true,
+        lesson: "torus".into(),
     };
     let q = s.to_query();
     let (back, notes) = Scenario::from_query(&q);
@@ -470,4 +471,37 @@ fn percent_codec() {
     assert_eq!(dec(&enc("a b&c=d|é,%")), "a b&c=d|é,%");
     assert_eq!(dec("%4"), "%4");
     assert_eq!(dec("%zz"), "%zz");
+}
+
+#[test]
+fn a_step_operation_is_placed_on_the_roofline_by_link() {
+    let mut s = Scenario::default();
+    s.job.system = "hgx-h100-8".into();
+    s.job.dtype = Dtype::Fp8;
+    let part = crate::breakdown::train_step(&s.job).unwrap();
+    let mlp = part
+        .ops
+        .iter()
+        .find(|o| o.flop > 0.0 && o.bytes > 0.0)
+        .unwrap();
+    let placed = s.placing(mlp).unwrap();
+    assert_eq!(placed.page, Page::Roofline);
+    assert!(placed.chips.iter().any(|c| c == "h100-sxm"));
+    assert!(placed.roofline_formats.contains(&Dtype::Fp8));
+    // The link carries it: the operation comes back from the query with its counts.
+    let (back, notes) = Scenario::from_query(&placed.to_query());
+    assert!(notes.is_empty(), "{notes:?}");
+    let Some(OpSpec::Work { flop, bytes, name }) = back.ops.last() else {
+        panic!("{:?}", back.ops)
+    };
+    // One call of it, at the step's intensity.
+    assert!(mlp.count >= 1.0);
+    let per = |x: f64| x / mlp.count;
+    assert!((flop / per(mlp.flop) - 1.0).abs() < 1e-12, "{flop}");
+    assert!((bytes / per(mlp.bytes) - 1.0).abs() < 1e-12, "{bytes}");
+    assert_eq!(name, &mlp.name);
+    // Placing it again adds nothing; a collective has no place on a roofline.
+    assert_eq!(placed.placing(mlp).unwrap().ops.len(), placed.ops.len());
+    let comm = part.ops.iter().find(|o| o.flop == 0.0).unwrap();
+    assert!(s.placing(comm).is_none());
 }

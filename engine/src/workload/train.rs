@@ -607,9 +607,7 @@ pub(crate) fn train_in(
     // write its BF16 weights, once per step, at HBM speed.
     let optimizer = (2.0 * mem.optimizer + mem.gradients + mem.weights) / roof.bandwidth.get();
     let compute = per_micro * micro + optimizer;
-    // 1F1B leaves pp−1 micro-batch slots idle; interleaving v chunks per chip shrinks each
-    // slot to a chunk, dividing the bubble by v.
-    let bubble = per_micro * f64::from(l.pp - 1) / f64::from(l.interleave);
+    let bubble = per_micro * bubble_slots(l.pp, l.interleave);
     // Tensor parallelism: 2 all-reduces forward and 2 backward per layer of the activations.
     let tp_comm = if l.tp > 1 {
         let act = Bytes::new(tokens_mb * m.d() * cfg.dtype.bytes().max(2.0));
@@ -911,4 +909,19 @@ impl fmt::Display for Layout {
         }
         Ok(())
     }
+}
+
+/// The idle micro-batch slots of a 1F1B pipeline of `pp` stages: pp − 1, each shrunk to a
+/// chunk when every chip holds `interleave` chunks of layers, so (pp − 1)/v.
+#[must_use]
+pub fn bubble_slots(pp: u32, interleave: u32) -> f64 {
+    f64::from(pp.saturating_sub(1)) / f64::from(interleave.max(1))
+}
+
+/// The bubble's share of a step of `micro` micro-batches (the optimizer step aside):
+/// (pp − 1)/v ÷ (m + (pp − 1)/v).
+#[must_use]
+pub fn bubble_share(pp: u32, micro: u32, interleave: u32) -> f64 {
+    let b = bubble_slots(pp, interleave);
+    b / (f64::from(micro) + b)
 }

@@ -509,30 +509,44 @@ fn bound_color(b: engine::breakdown::Bound) -> &'static str {
     }
 }
 
-/// Where the training step's time goes: a bar of its operations, coloured by what bounds
-/// each, and their table (CSV like every table).
-#[component]
-pub(super) fn StepBreakdown(
-    /// The step, operation by operation.
-    part: engine::breakdown::Part,
-) -> impl IntoView {
+/// The bar of a step by operation, `total` wide on a scale where `scale` seconds fill it.
+fn step_bar(part: &engine::breakdown::Part, scale: f64) -> String {
     use crate::widgets::escape;
-    use engine::breakdown::Bound;
-    let total = part.total_s;
     let mut x = 0.0;
     let mut bars = String::new();
     for (i, o) in part.ops.iter().enumerate() {
-        let w = o.time_s / total * 100.0;
+        let w = o.time_s / scale * 100.0;
         bars += &format!(
             "<rect x=\"{x:.3}%\" y=\"0\" width=\"{w:.3}%\" height=\"28\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.5\" data-op=\"{i}\"><title>{}: {} s, {}% of the step ({}-bound)</title></rect>",
             bound_color(o.bound),
             escape(&o.name),
             sig(o.time_s, 3),
-            sig(w, 3),
+            sig(o.time_s / part.total_s * 100.0, 3),
             o.bound.id()
         );
         x += w;
     }
+    bars
+}
+
+/// The job's training step operation by operation (a bar and a table, each operation one
+/// click from the Roofline page), and beside it the same step on the platform compared with.
+#[component]
+pub(super) fn StepBreakdown(
+    /// The step, operation by operation.
+    part: engine::breakdown::Part,
+    /// The platform compared with (its name and chips) and its step, where it evaluates.
+    other: Option<(&'static str, u32, engine::breakdown::Part)>,
+) -> impl IntoView {
+    use crate::widgets::escape;
+    use engine::breakdown::Bound;
+    let sc = use_scenario();
+    let base = sc.with_untracked(Clone::clone);
+    let total = part.total_s;
+    let scale = other
+        .as_ref()
+        .map_or(total, |(_, _, o)| o.total_s.max(total));
+    let bars = step_bar(&part, scale);
     let legend: String = [
         Bound::Compute,
         Bound::Memory,
@@ -541,7 +555,12 @@ pub(super) fn StepBreakdown(
         Bound::Overhead,
     ]
     .iter()
-    .filter(|b| part.ops.iter().any(|o| o.bound == **b))
+    .filter(|b| {
+        part.ops
+            .iter()
+            .chain(other.iter().flat_map(|(_, _, o)| o.ops.iter()))
+            .any(|o| o.bound == **b)
+    })
     .map(|b| {
         format!(
             "<span class=\"swatch\" style=\"background:{}\"></span>{}-bound ",
@@ -552,8 +571,17 @@ pub(super) fn StepBreakdown(
     .collect();
     let mut rows = String::new();
     for o in &part.ops {
+        let place = base.placing(o).map_or_else(
+            || "—".to_string(),
+            |p| {
+                format!(
+                    "<a class=\"place\" href=\"?{}\" title=\"One call of it on the Roofline page, beside the chip's roofs\">place ↗</a>",
+                    escape(&p.to_query())
+                )
+            },
+        );
         rows += &format!(
-            "<tr data-bound=\"{}\"><th scope=\"row\"><span class=\"swatch\" style=\"background:{}\"></span>{}</th><td class=\"num\">{}</td><td class=\"num\" data-time-s=\"{}\">{}</td><td class=\"num\">{}%</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}%</td><td>{}</td></tr>",
+            "<tr data-bound=\"{}\"><th scope=\"row\"><span class=\"swatch\" style=\"background:{}\"></span>{}</th><td class=\"num\">{}</td><td class=\"num\" data-time-s=\"{}\">{}</td><td class=\"num\">{}%</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}%</td><td>{}</td><td>{place}</td></tr>",
             o.bound.id(),
             bound_color(o.bound),
             escape(&o.name),
@@ -570,16 +598,76 @@ pub(super) fn StepBreakdown(
         );
     }
     let table = format!(
-        "<div class=\"table-wrap\"><table class=\"grid\" id=\"step-breakdown-table\" data-total-s=\"{total}\"><thead><tr><th scope=\"col\">operation</th><th scope=\"col\">per step</th><th scope=\"col\">time, s</th><th scope=\"col\">share</th><th scope=\"col\">FLOP per chip</th><th scope=\"col\">bytes per chip</th><th scope=\"col\">FLOP/B</th><th scope=\"col\">bound</th><th scope=\"col\">of peak</th><th scope=\"col\">source</th></tr></thead><tbody>{rows}</tbody></table></div>{}",
+        "<div class=\"table-wrap\"><table class=\"grid\" id=\"step-breakdown-table\" data-total-s=\"{total}\"><thead><tr><th scope=\"col\">operation</th><th scope=\"col\">per step</th><th scope=\"col\">time, s</th><th scope=\"col\">share</th><th scope=\"col\">FLOP per chip</th><th scope=\"col\">bytes per chip</th><th scope=\"col\">FLOP/B</th><th scope=\"col\">bound</th><th scope=\"col\">of peak</th><th scope=\"col\">source</th><th scope=\"col\">roofline</th></tr></thead><tbody>{rows}</tbody></table></div>{}",
         crate::export::table_buttons("step-breakdown-table")
     );
+    let me = system::find(&base.job.system).map_or("this job", |s| s.name);
+    let chips = system::find(&base.job.system).map_or(0, |s| s.chips() * base.job.nodes);
+    // Beside it: the other platform's bar on the same time scale, and each operation's time on
+    // both (an operation one platform lacks counts 0 there).
+    let beside = other.map(|(name, other_chips, o)| {
+        let bar = step_bar(&o, scale);
+        let mut names: Vec<&str> = part.ops.iter().map(|x| x.name.as_str()).collect();
+        for x in &o.ops {
+            if !names.contains(&x.name.as_str()) {
+                names.push(&x.name);
+            }
+        }
+        let time = |p: &engine::breakdown::Part, n: &str| {
+            p.ops.iter().filter(|x| x.name == n).map(|x| x.time_s).sum::<f64>()
+        };
+        let rows: Vec<Vec<String>> = names
+            .iter()
+            .map(|n| {
+                let (a, b) = (time(&part, n), time(&o, n));
+                vec![(*n).to_string(), sig(a, 3), sig(b, 3), format!("{:+}", sig(b - a, 3))]
+            })
+            .chain([vec!["step".into(), sig(total, 4), sig(o.total_s, 4), format!("{:+}", sig(o.total_s - total, 3))]])
+            .collect();
+        let a_col = format!("{me}, s");
+        let b_col = format!("{name}, s");
+        let table = chart_data("step-beside", "step-beside-table", &["operation", &a_col, &b_col, "difference, s"], &rows);
+        let text = format!(
+            "The same job on {other_chips} chips of {name} (the platform compared with, set under Break-even): a step of {} s against {} s here. Both bars share one time scale.",
+            sig(o.total_s, 4),
+            sig(total, 4)
+        );
+        view! {
+            <p class="small-note bar-label">{format!("{me}, {chips} chips")}</p>
+            <svg class="stack" id="step-breakdown-bar" width="100%" height="28" role="img" aria-label="The training step by operation" inner_html=bars.clone()></svg>
+            <p class="small-note bar-label">{format!("{name}, {other_chips} chips")}</p>
+            <svg class="stack" id="step-beside-bar" width="100%" height="28" role="img" aria-label="The same step on the platform compared with" data-total-s=o.total_s inner_html=bar></svg>
+            <p class="small-note" id="step-beside-text">{text}</p>
+            <div inner_html=table></div>
+        }
+    });
+    let alone = beside.is_none().then(|| {
+        view! { <svg class="stack" id="step-breakdown-bar" width="100%" height="28" role="img" aria-label="The training step by operation" inner_html=bars.clone()></svg> }
+    });
+    // A row's "place" link opens the Roofline page in place (a new tab with a modifier key).
+    let place = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        if ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0 {
+            return;
+        }
+        let a = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("a.place").ok().flatten());
+        if let Some(href) = a.and_then(|a| a.get_attribute("href")) {
+            ev.prevent_default();
+            let (s, _) = engine::Scenario::from_query(href.trim_start_matches('?'));
+            sc.set(s);
+        }
+    };
     view! {
         <div class="card" id="step-breakdown">
             <h2>"Where the training step goes"</h2>
             <p class="small-note">{format!("One step of {} s on each chip, operation by operation; the rows add up to it. Of peak: the operation's FLOP/s against the chip's dense peak in its format. Source: where its efficiency comes from (measured on this chip, fitted to published runs, or the roofline and collective model).", sig(total, 4))}</p>
-            <svg class="stack" id="step-breakdown-bar" width="100%" height="28" role="img" aria-label="The training step by operation" inner_html=bars></svg>
+            {alone}
+            {beside}
             <p class="small-note" inner_html=legend></p>
-            <div inner_html=table></div>
+            <div inner_html=table on:click=place></div>
         </div>
     }
 }
