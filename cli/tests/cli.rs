@@ -223,6 +223,8 @@ fn help_lists_every_command_and_exits_0() {
         "scenario",
         "kernel",
         "neuroncore",
+        "breakdown",
+        "learn",
     ] {
         assert!(
             out.lines()
@@ -1275,4 +1277,23 @@ fn breakdown_adds_up_to_the_step() {
     assert!((total / step - 1.0).abs() < 0.01, "{total} against {step}");
     let (code, _, err) = run(&["breakdown", "--link", "?wsys=nope"]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn learn_lists_the_lessons_with_their_answers() {
+    let v = json(&["learn", "--json"]);
+    let lessons = v["lessons"].as_array().unwrap();
+    assert!(lessons.len() >= 5, "{lessons:?}");
+    for l in lessons {
+        assert!(l["link"].as_str().unwrap().starts_with("?v="), "{l}");
+        let ex = l["exercises"].as_array().unwrap();
+        assert!(!ex.is_empty(), "{l}");
+        for e in ex {
+            assert!(e["answer"].as_f64().unwrap() > 0.0, "{e}");
+            assert!(e["worked"].as_str().is_some_and(|w| !w.is_empty()), "{e}");
+        }
+    }
+    let one = json(&["learn", "--lesson", "torus", "--json"]);
+    assert_eq!(one["lessons"].as_array().unwrap().len(), 1);
+    check_error(&["learn", "--lesson", "nope"], "valid: roofline");
 }

@@ -6,7 +6,7 @@
 //! rest of the app: when a preset figure changes, the lesson changes with it.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::breakdown::{self, Part};
@@ -578,6 +578,8 @@ fn cost() -> Option<Lesson> {
     let x = r.train_usd_per_mtok;
     let y = ro.train_usd_per_mtok;
     let t = r.train.tokens_per_s;
+    let chip_name =
+        crate::catalog::find(sys.chip).map_or_else(|_| sys.chip.to_string(), |c| c.name);
     let mut view = on(Page::Workload);
     view.job = j.clone();
     let mut cmp = on(Page::Workload);
@@ -592,10 +594,9 @@ fn cost() -> Option<Lesson> {
         body: alloc::vec![
             "A million tokens costs what the chips cost for the time it takes to make them: $/Mtok = (price per chip-hour × chips) ÷ (tokens per second × 3,600) × 10⁶. Everything else (peak FLOP/s, MFU, the fabric, the format) acts through the tokens per second; everything about money (rental or ownership, discounts, power) through the price per chip-hour.".into(),
             format!(
-                "So a platform twice as fast is as cheap per token at twice the price. The default job trains {} on {} {} chips at ${} per chip-hour: {} tokens a second.",
-                j.model,
+                "So a platform twice as fast is as cheap per token at twice the price. The default job trains {} on {} {chip_name} chips at ${} per chip-hour: {} tokens a second.",
+                crate::workload::find_model(&j.model).map_or_else(|_| j.model.clone(), |m| m.name.into()),
                 chips,
-                sys.chip,
                 sig(rate, 3),
                 sig(t, 4)
             ),
@@ -625,10 +626,9 @@ fn cost() -> Option<Lesson> {
             Exercise {
                 id: "cost-2".into(),
                 question: format!(
-                    "The same job on {} GB200 GPUs costs ${} per million tokens. At what price per chip-hour would the {} chips cost the same per token?",
+                    "The same job on {} GB200 GPUs costs ${} per million tokens. At what price per chip-hour would the {chip_name} chips cost the same per token?",
                     other.nodes * other_sys.chips(),
                     sig(y, 4),
-                    sys.chip
                 ),
                 unit: "$/chip-h",
                 answer: rate * y / x,

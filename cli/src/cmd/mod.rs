@@ -12,6 +12,7 @@ mod eval;
 mod infer;
 mod kernel;
 mod keys;
+mod learn;
 mod model;
 mod neuroncore;
 mod prices;
@@ -62,6 +63,7 @@ pub enum Command {
     Scenario(scenario::Args),
     Kernel(kernel::Args),
     Neuroncore(neuroncore::Args),
+    Learn(learn::Args),
 }
 
 /// Runs a command and renders its report in the form its flags ask for.
@@ -94,6 +96,7 @@ impl Command {
             Command::Scenario(a) => exec(a),
             Command::Kernel(a) => exec(a),
             Command::Neuroncore(a) => exec(a),
+            Command::Learn(a) => exec(a),
         }
     }
 }
