@@ -595,7 +595,7 @@ fn cost() -> Option<Lesson> {
             "A million tokens costs what the chips cost for the time it takes to make them: $/Mtok = (price per chip-hour × chips) ÷ (tokens per second × 3,600) × 10⁶. Everything else (peak FLOP/s, MFU, the fabric, the format) acts through the tokens per second; everything about money (rental or ownership, discounts, power) through the price per chip-hour.".into(),
             format!(
                 "So a platform twice as fast is as cheap per token at twice the price. The default job trains {} on {} {chip_name} chips at ${} per chip-hour: {} tokens a second.",
-                crate::workload::find_model(&j.model).map_or_else(|_| j.model.clone(), |m| m.name.into()),
+                crate::workload::find_model(&j.model).map_or_else(|_| j.model.clone(), |m| m.name),
                 chips,
                 sig(rate, 3),
                 sig(t, 4)
