@@ -225,6 +225,7 @@ fn help_lists_every_command_and_exits_0() {
         "neuroncore",
         "breakdown",
         "learn",
+        "api-prices",
     ] {
         assert!(
             out.lines()
@@ -1296,4 +1297,41 @@ fn learn_lists_the_lessons_with_their_answers() {
     let one = json(&["learn", "--lesson", "torus", "--json"]);
     assert_eq!(one["lessons"].as_array().unwrap().len(), 1);
     check_error(&["learn", "--lesson", "nope"], "valid: roofline");
+}
+
+#[test]
+fn api_prices_are_dated_and_sourced() {
+    let v = json(&["api-prices", "--json"]);
+    let prices = v["prices"].as_array().unwrap();
+    assert!(prices.len() >= 6, "{prices:?}");
+    for p in prices {
+        for k in ["model", "provider", "as_of"] {
+            assert!(p[k].as_str().is_some_and(|s| !s.is_empty()), "{k}: {p}");
+        }
+        for k in ["input_usd_per_mtok", "output_usd_per_mtok"] {
+            assert!(p[k].as_f64().unwrap() > 0.0, "{k}: {p}");
+        }
+        assert!(
+            p["cached_input_usd_per_mtok"].is_null()
+                || p["cached_input_usd_per_mtok"].as_f64().is_some()
+        );
+        assert!(
+            p["source"]["url"].as_str().unwrap().starts_with("https://"),
+            "{p}"
+        );
+    }
+}
+
+#[test]
+fn a_config_with_sliding_windows_keeps_half_the_kv_cache() {
+    let v = json(&[
+        "model",
+        "--model-config",
+        "../engine/tests/data/hf/gpt-oss-120b.json",
+        "--json",
+    ]);
+    let share = v["kv_bytes_per_token_bf16"].as_f64().unwrap()
+        / v["kv_bytes_per_token_bf16_every_layer"].as_f64().unwrap();
+    assert!(share <= 0.55, "{share}");
+    assert_eq!(v["windowed_layers"], 18);
 }

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use crate::source::{Citation, Sourced};
 
+pub mod api;
 pub mod rates;
 
 /// AWS Neuron Trn1 performance data: RI-effective instance prices.

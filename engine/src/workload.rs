@@ -35,7 +35,7 @@ pub use model::{find_model, models, Mla, Model};
 pub use search::{best_layout, LayoutSearch};
 pub use serve::{
     infer, tokens_per_step, Compiled, DecodeParts, InferConfig, InferReport, PrefillParts,
-    MAX_DRAFT, NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
+    StepModel, MAX_DRAFT, NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
 pub use train::{
     bubble_share, bubble_slots, train, training_memory, Layout, Memory, StepCounts, StepParts,

@@ -1,6 +1,7 @@
 //! The commands, one module each: its flags (a clap `Args` struct whose doc comments are its
 //! help), what it computes ([`Run::run`]) and its report in each form it has.
 
+mod api_prices;
 mod breakdown;
 mod calibration;
 mod chip;
@@ -52,6 +53,7 @@ pub enum Command {
     Keys(keys::Args),
     Claims(claims::Args),
     Prices(prices::Args),
+    ApiPrices(api_prices::Args),
     Train(train::Args),
     Infer(infer::Args),
     ServeCurve(serve_curve::Args),
@@ -86,6 +88,7 @@ impl Command {
             Command::Keys(a) => exec(a),
             Command::Claims(a) => exec(a),
             Command::Prices(a) => exec(a),
+            Command::ApiPrices(a) => exec(a),
             Command::Train(a) => exec(a),
             Command::Infer(a) => exec(a),
             Command::ServeCurve(a) => exec(a),

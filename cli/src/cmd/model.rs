@@ -44,9 +44,16 @@ impl Run for Args {
 impl Report for ModelReport {
     fn json(&self) -> serde_json::Result<Value> {
         let m = &self.m;
+        // KV per token over a sequence of the model's length: windowed layers keep only their
+        // window of it.
+        let ctx = f64::from(m.seq);
         Ok(json!({
             "name": m.name, "spec": m.to_spec(), "params_total": m.params_total(),
-            "params_active": m.params_active(), "kv_bytes_per_token_bf16": m.kv_bytes_per_token(Dtype::Bf16),
+            "params_active": m.params_active(),
+            "kv_bytes_per_token_bf16": m.kv_bytes(Dtype::Bf16, ctx) / ctx,
+            "kv_bytes_per_token_bf16_every_layer": m.kv_bytes_per_token(Dtype::Bf16),
+            "kv_context_tokens": ctx,
+            "windowed_layers": m.window_layers, "window_tokens": m.window, "chunked": m.chunked,
             "train_flops_per_token": m.train_flops_per_token(),
             "published": self.published.as_ref().map(|p| json!({"name": p.name, "total": p.total, "active": p.active,
                 "source": {"title": p.source.title, "url": p.source.url, "date": p.source.date}})),
@@ -57,11 +64,24 @@ impl Report for ModelReport {
         let m = &self.m;
         let vs = |x: f64| format!("{} B", sig(x / 1e9, 4));
         Some(format!(
-            "{}: {} parameters, {} active per token; KV cache {} KiB per token in BF16{}\nspec: {}",
+            "{}: {} parameters, {} active per token; KV cache {} KiB per token in BF16{}{}\nspec: {}",
             m.name,
             vs(m.params_total()),
             vs(m.params_active()),
-            sig(m.kv_bytes_per_token(Dtype::Bf16) / 1024.0, 4),
+            sig(m.kv_bytes(Dtype::Bf16, f64::from(m.seq)) / f64::from(m.seq) / 1024.0, 4),
+            if m.window_layers > 0 {
+                format!(
+                    " over {} tokens ({} of {} layers keep a {} of {} tokens; {} KiB with every layer full)",
+                    m.seq,
+                    m.window_layers,
+                    m.layers,
+                    if m.chunked { "chunk" } else { "window" },
+                    m.window,
+                    sig(m.kv_bytes_per_token(Dtype::Bf16) / 1024.0, 4)
+                )
+            } else {
+                String::new()
+            },
             self.published.as_ref().map_or(String::new(), |p| format!(
                 "\npublished ({}): {}{} — {}",
                 p.name,

@@ -21,7 +21,7 @@ pub const MAX_NAME: usize = 80;
 
 /// Limits of a shape: beyond any model published, and small enough that the step and memory
 /// arithmetic stays finite.
-const LIMITS: [(&str, &str, u32, u32); 16] = [
+const LIMITS: [(&str, &str, u32, u32); 19] = [
     ("l", "layers", 1, 1024),
     ("d", "hidden size", 1, 262_144),
     ("h", "attention heads", 1, 4096),
@@ -38,6 +38,9 @@ const LIMITS: [(&str, &str, u32, u32); 16] = [
     ("g", "gated FFN (0 or 1)", 0, 1),
     ("tied", "tied embeddings (0 or 1)", 0, 1),
     ("bias", "QKV bias (0 or 1)", 0, 1),
+    ("wl", "windowed layers", 0, 1024),
+    ("w", "attention window", 0, 10_000_000),
+    ("ck", "chunked windows (0 or 1)", 0, 1),
 ];
 
 fn bad(what: String) -> WorkloadError {
@@ -93,6 +96,12 @@ impl Model {
         }
         if self.qkv_bias {
             s.push_str(",bias1");
+        }
+        if self.window_layers > 0 {
+            s.push_str(&format!(",wl{},w{}", self.window_layers, self.window));
+            if self.chunked {
+                s.push_str(",ck1");
+            }
         }
         if let Some(a) = self.mla {
             s.push_str(&format!(
@@ -159,9 +168,11 @@ impl Model {
                 continue;
             }
             let Some((_, what, lo, hi)) = LIMITS.iter().find(|(key, ..)| *key == k) else {
+                let keys: Vec<&str> = LIMITS.iter().map(|(k, ..)| *k).collect();
                 return Err(bad(format!(
-                    "unknown model part '{}' (valid: l, d, h, kv, f, v, s, g, e, k, sh, ef, dl, hd, tied, bias, mla, n:name)",
-                    part.chars().take(20).collect::<String>()
+                    "unknown model part '{}' (valid: {}, mla, n:name)",
+                    part.chars().take(20).collect::<String>(),
+                    keys.join(", ")
                 )));
             };
             let x = v
@@ -190,6 +201,9 @@ impl Model {
                 "hd" => m.head_dim = x,
                 "g" => m.gated = x == 1,
                 "tied" => m.tied = x == 1,
+                "wl" => m.window_layers = x,
+                "w" => m.window = x,
+                "ck" => m.chunked = x == 1,
                 _ => m.qkv_bias = x == 1,
             }
         }
@@ -248,6 +262,18 @@ impl Model {
             }
         } else if self.active_experts > 0 || self.shared_experts > 0 || self.dense_layers > 0 {
             return Err("experts per token, shared experts and dense layers need experts".into());
+        }
+        if self.window_layers > self.layers {
+            return Err(format!(
+                "{} windowed layers are more than the {} layers",
+                self.window_layers, self.layers
+            ));
+        }
+        if (self.window_layers > 0) != (self.window > 0) {
+            return Err("windowed layers and their window go together".into());
+        }
+        if self.chunked && self.window_layers == 0 {
+            return Err("chunked windows need windowed layers".into());
         }
         if let Some(a) = self.mla {
             if a.kv_lora == 0 || a.qk_nope + a.qk_rope == 0 || a.v_head == 0 {
@@ -389,7 +415,7 @@ pub fn published(m: &Model) -> Option<Published> {
 }
 
 /// Keys of a `config.json` that do not change the shape modelled (read silently).
-const IGNORED: [&str; 57] = [
+const IGNORED: [&str; 56] = [
     "_name_or_path",
     "architectures",
     "attention_dropout",
@@ -410,7 +436,6 @@ const IGNORED: [&str; 57] = [
     "pretraining_tp",
     "mlp_bias",
     "model_type",
-    "sliding_window",
     "use_sliding_window",
     "max_window_layers",
     "router_aux_loss_coef",
@@ -450,7 +475,7 @@ const IGNORED: [&str; 57] = [
 ];
 
 /// The shape keys read, for the message about the others.
-const READ: [&str; 26] = [
+const READ: [&str; 31] = [
     "hidden_size",
     "intermediate_size",
     "num_hidden_layers",
@@ -477,7 +502,110 @@ const READ: [&str; 26] = [
     "n_embd",
     "n_layer",
     "n_head",
+    "sliding_window",
+    "layer_types",
+    "attention_chunk_size",
+    "no_rope_layers",
+    "sliding_window_pattern",
 ];
+
+/// The layers of a config that attend within a window, and the window: from `layer_types`
+/// (gpt-oss, recent Gemma and Qwen configs), Gemma's `sliding_window_pattern` or alternation,
+/// a sliding window over every layer (Mistral 7B), or Llama 4's chunks (`attention_chunk_size`
+/// in the layers `no_rope_layers` marks as using rotary embeddings).
+fn read_windows(
+    v: &Value,
+    kind: &str,
+    m: &mut Model,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    let num = |key: &str| -> Result<Option<u32>, String> {
+        match v.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(x)) if *x >= 0.0 && *x <= 1e9 && *x == libm::floor(*x) => {
+                Ok(Some(*x as u32))
+            }
+            Some(other) => Err(format!("{key} is {}, not a whole number", other.kind())),
+        }
+    };
+    let strings = |key: &str| -> Result<Option<Vec<String>>, String> {
+        match v.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| match x {
+                    Value::Str(s) => Ok(s.clone()),
+                    Value::Number(n) => Ok(format!("{n}")),
+                    other => Err(format!("{key} holds {}, not names", other.kind())),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(other) => Err(format!("{key} is {}, not a list", other.kind())),
+        }
+    };
+    let layers = m.layers;
+    let use_window = !matches!(v.get("use_sliding_window"), Some(Value::Bool(false)));
+    let window = num("sliding_window")?.filter(|w| *w > 0 && use_window);
+    if let Some(chunk) = num("attention_chunk_size")?.filter(|c| *c > 0) {
+        // Llama 4: the layers with rotary embeddings attend within chunks; the others (NoPE)
+        // attend to everything.
+        let local = match strings("no_rope_layers")? {
+            Some(l) if l.len() == layers as usize => {
+                l.iter().filter(|x| x.as_str() == "1").count() as u32
+            }
+            _ => layers - layers / 4,
+        };
+        m.window_layers = local;
+        m.window = chunk;
+        m.chunked = true;
+        notes.push(format!(
+            "{local} of {layers} layers attend within chunks of {chunk} tokens"
+        ));
+        return Ok(());
+    }
+    if let Some(types) = strings("layer_types")? {
+        if types.len() != layers as usize {
+            return Err(format!(
+                "layer_types lists {} layers, not the {layers} of num_hidden_layers",
+                types.len()
+            ));
+        }
+        let count = |t: &str| types.iter().filter(|x| x.as_str() == t).count() as u32;
+        let sliding = count("sliding_attention");
+        let linear = count("linear_attention");
+        if linear > 0 {
+            notes.push(format!(
+                "{linear} linear-attention layers are counted as full attention (their fixed state is not modelled yet)"
+            ));
+        }
+        if sliding > 0 {
+            let w = window.ok_or("layer_types has sliding layers but sliding_window is missing")?;
+            m.window_layers = sliding;
+            m.window = w;
+            notes.push(format!(
+                "{sliding} of {layers} layers attend to a sliding window of {w} tokens"
+            ));
+        }
+        return Ok(());
+    }
+    let Some(w) = window else { return Ok(()) };
+    if w >= 1_000_000 {
+        return Ok(());
+    }
+    let local = match (kind, num("sliding_window_pattern")?) {
+        // Every p-th layer is global (Gemma 3: 5 local to 1 global).
+        (_, Some(p)) if p > 1 => layers - layers / p,
+        // Gemma 2 alternates local and global layers.
+        ("gemma2", _) => layers / 2,
+        _ => layers,
+    };
+    m.window_layers = local;
+    m.window = w;
+    notes.push(format!(
+        "{local} of {layers} layers attend to a sliding window of {w} tokens"
+    ));
+    Ok(())
+}
 
 /// Read a Hugging Face `config.json`: the model and notes on what was assumed or not read.
 ///
@@ -490,6 +618,15 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
         return Err("a config.json is one object of settings".into());
     }
     let mut notes = Vec::new();
+    // A multimodal config (Gemma 3, Llama 4) holds the language model's shape in
+    // `text_config`.
+    let v = match (v.get("hidden_size"), v.get("text_config")) {
+        (None, Some(t @ Value::Object(_))) => {
+            notes.push("the language model's shape is read from text_config; the vision tower is not counted".into());
+            t.clone()
+        }
+        _ => v,
+    };
     let kind = match v.get("model_type") {
         Some(Value::Str(s)) => s.clone(),
         Some(x) => return Err(format!("model_type is {}, not a string", x.kind())),
@@ -547,6 +684,10 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
                 | "qwen3_moe"
                 | "deepseek_v2"
                 | "deepseek_v3"
+                | "gpt_oss"
+                | "gemma2"
+                | "gemma3_text"
+                | "llama4_text"
                 | ""
         ) {
             notes.push(format!(
@@ -617,6 +758,7 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
                 v_head: need("v_head_dim")?,
             });
         }
+        read_windows(&v, &kind, &mut m, &mut notes)?;
         let pos = num("max_position_embeddings")?.unwrap_or(0);
         m.seq = if pos == 0 { 4096 } else { pos.min(8192) };
         if pos > 8192 {
@@ -685,6 +827,7 @@ mod tests {
             "deepseek-v3" => include_str!("../../tests/data/hf/deepseek-v3.json"),
             "qwen3-30b-a3b" => include_str!("../../tests/data/hf/qwen3-30b-a3b.json"),
             "gpt2" => include_str!("../../tests/data/hf/gpt2.json"),
+            "gpt-oss-120b" => include_str!("../../tests/data/hf/gpt-oss-120b.json"),
             _ => unreachable!(),
         };
         from_hf_config(text).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -785,5 +928,79 @@ mod tests {
         assert!(Model::parse_spec("m:l2,d64,h4,kv4,f1,v1,zz1").is_err());
         assert!(Model::parse_spec("m:l2000,d64,h4,kv4,f1,v1").is_err());
         assert!(Model::parse_spec("m:l2,d64,h4,kv4,f1,v1,n:ok").is_ok());
+    }
+
+    /// gpt-oss-120b's config (Hugging Face, as MaxText copies it with the MXFP4 quantisation
+    /// settings removed): 36 layers alternating a 128-token sliding window and full
+    /// attention. Its KV cache per token over the model's sequence is about half the
+    /// every-layer-full figure (2 × 36 × 8 × 64 × 2 = 73,728 bytes in BF16).
+    #[test]
+    fn gpt_oss_keeps_half_its_layers_in_a_window() {
+        let (m, notes) = read("gpt-oss-120b");
+        assert_eq!((m.window_layers, m.window, m.chunked), (18, 128, false));
+        assert_eq!(m.kv_bytes_per_token(crate::dtype::Dtype::Bf16), 73_728.0);
+        let ctx = f64::from(m.seq);
+        let share = m.kv_bytes(crate::dtype::Dtype::Bf16, ctx) / (ctx * 73_728.0);
+        assert!(share <= 0.55, "{share}");
+        assert!(
+            notes.iter().any(|n| n.contains("sliding window of 128")),
+            "{notes:?}"
+        );
+        // OpenAI's gpt-oss model card: about 117B parameters, 5.1B active.
+        assert!(
+            (m.params_total() / 116.8e9 - 1.0).abs() < 0.01,
+            "{}",
+            m.params_total()
+        );
+        assert!(
+            (m.params_active() / 5.13e9 - 1.0).abs() < 0.02,
+            "{}",
+            m.params_active()
+        );
+    }
+
+    #[test]
+    fn window_patterns_and_chunks_are_read() {
+        let base = r#""hidden_size": 512, "num_hidden_layers": 12, "num_attention_heads": 8, "num_key_value_heads": 4, "vocab_size": 1000, "intermediate_size": 1024"#;
+        let read = |extra: &str| {
+            from_hf_config(&format!("{{{base}, {extra}}}"))
+                .map(|(m, _)| (m.window_layers, m.window, m.chunked))
+        };
+        // Gemma 3: every 6th layer global; Gemma 2 alternates; Mistral windows every layer.
+        assert_eq!(
+            read(
+                r#""model_type": "gemma3_text", "sliding_window": 1024, "sliding_window_pattern": 6"#
+            ),
+            Ok((10, 1024, false))
+        );
+        assert_eq!(
+            read(r#""model_type": "gemma2", "sliding_window": 4096"#),
+            Ok((6, 4096, false))
+        );
+        assert_eq!(
+            read(r#""model_type": "mistral", "sliding_window": 4096"#),
+            Ok((12, 4096, false))
+        );
+        // Qwen's sliding window is off unless use_sliding_window says otherwise.
+        assert_eq!(
+            read(r#""model_type": "qwen2", "sliding_window": 4096, "use_sliding_window": false"#),
+            Ok((0, 0, false))
+        );
+        // Llama 4: chunks in the layers with rotary embeddings, every 4th layer global.
+        assert_eq!(
+            read(r#""model_type": "llama4_text", "attention_chunk_size": 8192"#),
+            Ok((9, 8192, true))
+        );
+        // A text_config is read in place of the top level.
+        let nested = format!(
+            r#"{{"model_type": "gemma3", "text_config": {{{base}, "sliding_window": 1024, "sliding_window_pattern": 6}}}}"#
+        );
+        assert_eq!(from_hf_config(&nested).unwrap().0.window_layers, 10);
+        // A layer list of the wrong length is named.
+        assert!(
+            read(r#""layer_types": ["full_attention"], "sliding_window": 128"#)
+                .unwrap_err()
+                .contains("layer_types")
+        );
     }
 }

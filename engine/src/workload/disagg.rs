@@ -209,7 +209,8 @@ pub fn splits_with(
             let step = r.decode_step.get();
             for &(tp_p, t_p) in &prefills {
                 let tr = transfer(
-                    fresh_prompt.max(1.0) * kv_bytes,
+                    // A windowed layer hands over only its window of the prompt.
+                    base.model.attended(fresh_prompt.max(1.0)) * kv_bytes,
                     prefill.cluster,
                     decode.cluster,
                     tp_p,

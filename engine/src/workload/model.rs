@@ -57,6 +57,18 @@ pub struct Model {
     /// presets were defined without it, and old links must keep their results.
     #[cfg_attr(feature = "serde", serde(default))]
     pub router: bool,
+    /// Layers whose attention sees only a window of `window` tokens (gpt-oss, Gemma,
+    /// Mistral 7B's sliding window; Llama 4's chunks): 0 when every layer attends to the
+    /// whole context.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub window_layers: u32,
+    /// Those layers' window, in tokens.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub window: u32,
+    /// The windows are fixed chunks (a token attends to the tokens of its chunk before it,
+    /// Llama 4) rather than sliding over the last `window` tokens.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub chunked: bool,
 }
 
 /// The dimensions of multi-head latent attention: queries and keys/values go through
@@ -165,6 +177,71 @@ impl Model {
             + self.moe_layers() * self.router_params()
             + f64::from(self.vocab) * self.d()
     }
+    /// The layers with a window, bounded by the layers there are.
+    fn windowed(&self) -> f64 {
+        if self.window == 0 {
+            0.0
+        } else {
+            f64::from(self.window_layers.min(self.layers))
+        }
+    }
+
+    /// The context a token at position `ctx` attends to, averaged over the layers, which is
+    /// also the KV cache a sequence of `ctx` tokens keeps per layer: `ctx` in a full-attention
+    /// layer, at most the window in a windowed one (for chunks, the most a chunk holds).
+    #[must_use]
+    pub fn attended(&self, ctx: f64) -> f64 {
+        let w = self.windowed();
+        if w == 0.0 {
+            return ctx;
+        }
+        let l = f64::from(self.layers);
+        ((l - w) * ctx + w * ctx.min(f64::from(self.window))) / l
+    }
+
+    /// The mean context attended by the tokens at positions `from` to `to` (a causal pass
+    /// over them, the tokens before `from` already cached), averaged over the layers: for full
+    /// attention (from + to)/2; in a window, what the window leaves, exactly.
+    #[must_use]
+    pub fn mean_attended(&self, from: f64, to: f64) -> f64 {
+        let full = (from + to) / 2.0;
+        let wl = self.windowed();
+        if wl == 0.0 || to <= from {
+            return full;
+        }
+        let w = f64::from(self.window);
+        // The integral of min(p, w) over [from, to], or of p mod w for chunks.
+        let win = if self.chunked {
+            let chunk = |x: f64| {
+                let k = libm::floor(x / w);
+                k * w * w / 2.0 + (x - k * w) * (x - k * w) / 2.0
+            };
+            (chunk(to) - chunk(from)) / (to - from)
+        } else {
+            let int = |x: f64| {
+                if x <= w {
+                    x * x / 2.0
+                } else {
+                    w * w / 2.0 + (x - w) * w
+                }
+            };
+            (int(to) - int(from)) / (to - from)
+        };
+        let l = f64::from(self.layers);
+        ((l - wl) * full + wl * win) / l
+    }
+
+    /// The share of full causal attention's work a pass over `s` tokens does: 1 without
+    /// windows.
+    #[must_use]
+    pub fn causal_share(&self, s: f64) -> f64 {
+        if self.windowed() == 0.0 || s <= 0.0 {
+            1.0
+        } else {
+            self.mean_attended(0.0, s) / (s / 2.0)
+        }
+    }
+
     /// Forward FLOPs per token at context length `ctx` (2·N + attention 4·L·d·ctx/2, causal).
     #[must_use]
     pub fn forward_flops_per_token(&self, ctx: f64) -> f64 {
@@ -173,9 +250,19 @@ impl Model {
     /// Training FLOPs per token, PaLM convention: 6·N + 12·L·d·s.
     #[must_use]
     pub fn train_flops_per_token(&self) -> f64 {
-        6.0 * self.params_active() + 12.0 * f64::from(self.layers) * self.d() * f64::from(self.seq)
+        let s = f64::from(self.seq);
+        6.0 * self.params_active()
+            + 12.0 * f64::from(self.layers) * self.d() * s * self.causal_share(s)
     }
-    /// KV-cache bytes per token of context in format `d`.
+    /// KV-cache bytes a sequence of `ctx` tokens keeps, in format `d`: a windowed layer
+    /// keeps only its window.
+    #[must_use]
+    pub fn kv_bytes(&self, d: Dtype, ctx: f64) -> f64 {
+        self.kv_bytes_per_token(d) * self.attended(ctx)
+    }
+
+    /// KV-cache bytes per token of context in format `d`, every layer counted (a windowed
+    /// layer's window is full: see [`Model::kv_bytes`]).
     #[must_use]
     pub fn kv_bytes_per_token(&self, d: Dtype) -> f64 {
         if let Some(a) = self.mla {
@@ -314,4 +401,55 @@ pub fn find_model(id: &str) -> Result<Model, WorkloadError> {
         .into_iter()
         .find(|m| m.id == id)
         .ok_or_else(|| WorkloadError::UnknownModel(id.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gpt-oss-120b as its config gives it (36 layers alternating a 128-token sliding window
+    /// and full attention, 8 key/value heads of 64).
+    fn gpt_oss(windows: bool) -> Model {
+        let w = if windows { ",wl18,w128" } else { "" };
+        Model::parse_spec(&format!(
+            "m:l36,d2880,h64,kv8,f2880,v201088,s8192,e128,k4,ef2880,hd64{w},n:gpt-oss-120b"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn windows_keep_only_their_tokens() {
+        let (full, win) = (gpt_oss(false), gpt_oss(true));
+        // Every layer full: 2 × 36 layers × 8 heads × 64 × 2 bytes = 73,728 bytes a token.
+        assert_eq!(full.kv_bytes_per_token(Dtype::Bf16), 73_728.0);
+        // Half the layers keep 128 tokens: over 8,192 tokens, (18·8192 + 18·128)/36/8192.
+        let ctx = 8192.0;
+        let share = win.kv_bytes(Dtype::Bf16, ctx) / full.kv_bytes(Dtype::Bf16, ctx);
+        assert!(
+            (share - (8192.0 + 128.0) / (2.0 * 8192.0)).abs() < 1e-12,
+            "{share}"
+        );
+        // Within the window nothing changes.
+        assert_eq!(win.attended(100.0), 100.0);
+        // A causal pass: the windowed half attends to min(p, 128), exactly.
+        let s = 1024.0;
+        let by_sum: f64 = (0..1024).map(|p| f64::from(p).min(128.0)).sum::<f64>() / s;
+        let mean = win.mean_attended(0.0, s);
+        assert!((mean - (s / 2.0 + by_sum) / 2.0).abs() < 0.6, "{mean}");
+        assert!(win.train_flops_per_token() < full.train_flops_per_token());
+        assert_eq!(full.causal_share(s), 1.0);
+        // The spec carries the windows.
+        assert_eq!(Model::parse_spec(&win.to_spec()).unwrap(), win);
+    }
+
+    #[test]
+    fn chunks_reset_at_their_boundary() {
+        let m = Model::parse_spec("m:l4,d512,h8,kv8,f1024,v1000,s8192,wl3,w1024,ck1").unwrap();
+        // Over 4 chunks, a chunked layer's mean context is half a chunk.
+        let mean = m.mean_attended(0.0, 4096.0);
+        assert!((mean - (2048.0 + 3.0 * 512.0) / 4.0).abs() < 1e-9, "{mean}");
+        assert!(Model::parse_spec("m:l4,d512,h8,kv8,f1024,v1000,s8192,wl5,w1024").is_err());
+        assert!(Model::parse_spec("m:l4,d512,h8,kv8,f1024,v1000,s8192,wl2").is_err());
+        assert!(Model::parse_spec("m:l4,d512,h8,kv8,f1024,v1000,s8192,ck1").is_err());
+    }
 }

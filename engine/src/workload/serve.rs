@@ -204,6 +204,8 @@ pub struct InferReport {
     pub decode_parts: DecodeParts,
     /// The prefill by part (they add up to it).
     pub prefill_parts: PrefillParts,
+    /// What a step of a replica costs, as this report composed it.
+    pub step_model: StepModel,
 }
 
 /// A decode step's time by part.
@@ -280,6 +282,126 @@ fn extras(cfg: &InferConfig, kv_bytes: f64, per_step: f64, draft: f64) -> String
     o
 }
 
+/// What one step of a serving replica costs: the parts the analytic model composes into its
+/// decode step and prefill, and the request-level simulation ([`crate::servesim`]) into
+/// each step it runs. Built by [`infer`] for its configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepModel {
+    /// The model served.
+    pub model: Model,
+    /// Where it runs (for the tensor-parallel exchanges).
+    pub cluster: Cluster,
+    /// Chips per replica.
+    pub tp: u32,
+    /// A mixture of experts' experts spread over the replica's chips.
+    pub expert_parallel: bool,
+    /// Bytes of all the weights.
+    pub weights: f64,
+    /// Bytes of one weight as stored.
+    pub weight_bytes: f64,
+    /// FLOP/s one chip sustains in the GEMMs and attention.
+    pub peak: f64,
+    /// Bytes/s one chip streams from HBM.
+    pub bw: f64,
+    /// A step's launches: a fixed time per GEMM call and, on Trainium, per layer.
+    pub calls: f64,
+    /// KV-cache bytes per token of context, every layer counted.
+    pub kv_bytes: f64,
+    /// Bytes the replica keeps for KV caches: 90% of its HBM less the weights.
+    pub kv_capacity: f64,
+}
+
+impl StepModel {
+    /// Bytes a step over `tokens` tokens streams: every weight, or with expert parallelism
+    /// the dense part and only the routed experts its tokens touch: of E experts with k
+    /// chosen per token, about E·(1 − (1 − k/E)^tokens) per MoE layer.
+    #[must_use]
+    pub fn streamed(&self, tokens: f64) -> f64 {
+        let m = &self.model;
+        if !(self.expert_parallel && m.experts > 0) {
+            return self.weights;
+        }
+        let e = f64::from(m.experts);
+        let touched = e * (1.0 - libm::pow(1.0 - f64::from(m.active_experts) / e, tokens));
+        let routed_all = m.moe_layers() * m.expert_params(m.experts);
+        let per_expert = m.moe_layers() * m.expert_params(1);
+        (m.params_total() - routed_all + touched * per_expert) * self.weight_bytes
+    }
+
+    /// The tensor-parallel exchanges of one pass over `tokens` tokens.
+    ///
+    /// # Errors
+    /// A collective that cannot run on the replica's chips.
+    pub fn exchanges(&self, tokens: f64) -> Result<f64, WorkloadError> {
+        let (m, tp, cluster) = (&self.model, self.tp, &self.cluster);
+        let t = f64::from(tp);
+        Ok(match (tp > 1, self.expert_parallel && m.experts > 0) {
+            (false, _) => 0.0,
+            (true, false) => {
+                tp_allreduce(cluster, tp, Bytes::new(tokens * m.d() * 2.0))?
+                    * 2.0
+                    * f64::from(m.layers)
+            }
+            (true, true) => {
+                // Attention's output in every layer and the dense layers' FFN all-reduce;
+                // each MoE layer sends its tokens to their experts and back.
+                let ar = tp_allreduce(cluster, tp, Bytes::new(tokens * m.d() * 2.0))?;
+                let routed = tokens * f64::from(m.active_experts) * m.d() * 2.0 / t;
+                let a2a = group_collective(cluster, Op::AllToAll, tp, 1, Bytes::new(routed))?;
+                ar * (f64::from(m.layers) + m.dense_ffn_layers()) + a2a * 2.0 * m.moe_layers()
+            }
+        })
+    }
+
+    /// Attention FLOPs of one decoded token that attends to `att` tokens.
+    #[must_use]
+    pub fn decode_attention_flops(&self, att: f64) -> f64 {
+        4.0 * f64::from(self.model.layers) * self.model.d() * att
+    }
+
+    /// The weight GEMMs' FLOPs of one decoded token that attends to `att` tokens.
+    #[must_use]
+    pub fn decode_gemm_flops(&self, att: f64) -> f64 {
+        self.model.forward_flops_per_token(att) - self.decode_attention_flops(att)
+    }
+
+    /// Attention of decoded tokens over `att` tokens of context in all (summed over the
+    /// sequences), `tokens` new tokens a sequence: its FLOPs or the KV cache it streams,
+    /// whichever is slower.
+    #[must_use]
+    pub fn decode_attention(&self, tokens: f64, att: f64) -> f64 {
+        let t = f64::from(self.tp);
+        (tokens * self.decode_attention_flops(att) / t / self.peak)
+            .max(att * self.kv_bytes / t / self.bw)
+    }
+
+    /// One step of a replica: `decode` sequences each decoding one token, `att` the context
+    /// they attend to in all, and prefill chunks of `prefill` tokens in all doing
+    /// `prefill_flops` FLOPs (attention over their prompts included). Its GEMMs run their
+    /// FLOPs or stream the weights once, whichever is slower; then attention over the KV
+    /// caches, the launches and the exchanges of every token.
+    ///
+    /// # Errors
+    /// As [`StepModel::exchanges`].
+    pub fn step(
+        &self,
+        decode: f64,
+        att: f64,
+        prefill: f64,
+        prefill_flops: f64,
+    ) -> Result<f64, WorkloadError> {
+        let t = f64::from(self.tp);
+        let tokens = decode + prefill;
+        if tokens <= 0.0 {
+            return Ok(0.0);
+        }
+        let flops = decode * self.decode_gemm_flops(if decode > 0.0 { att / decode } else { 0.0 })
+            + prefill_flops;
+        let gemm = (flops / t / self.peak).max(self.streamed(tokens) / t / self.bw);
+        Ok(gemm + self.calls + self.decode_attention(1.0, att) + self.exchanges(tokens)?)
+    }
+}
+
 /// Estimate offline inference: every replica prefills its batch, then decodes `output` steps.
 ///
 /// # Errors
@@ -328,7 +450,8 @@ pub(crate) fn infer_with(
             .kv_bytes_per_token(cfg.dtype)
             .max(m.kv_bytes_per_token(Dtype::Fp8)),
     };
-    let kv = f64::from(cfg.batch) * mean_ctx * kv_bytes;
+    // A windowed layer keeps only its window of a sequence's keys and values.
+    let kv = f64::from(cfg.batch) * m.attended(mean_ctx) * kv_bytes;
     // Leave 10% of HBM for activations and the runtime.
     let usable = 0.9 * hbm;
     let domain = cluster.system.chips();
@@ -387,20 +510,21 @@ pub(crate) fn infer_with(
     // so their times add. With speculative decoding the step verifies the k drafted tokens
     // and one more at once: k + 1 tokens of compute for one pass over the weights and caches.
     let k1 = f64::from(cfg.draft_tokens + 1);
-    // Bytes a step streams: every weight, or with expert parallelism the dense part and only
-    // the routed experts its tokens touch: of E experts with k chosen per token, about
-    // E·(1 − (1 − k/E)^tokens) per MoE layer.
-    let bytes = cfg.weight_dtype.unwrap_or(cfg.dtype).bytes();
-    let streamed = |tokens: f64| -> f64 {
-        if !(cfg.expert_parallel && m.experts > 0) {
-            return weights;
-        }
-        let e = f64::from(m.experts);
-        let touched = e * (1.0 - libm::pow(1.0 - f64::from(m.active_experts) / e, tokens));
-        let routed_all = m.moe_layers() * m.expert_params(m.experts);
-        let per_expert = m.moe_layers() * m.expert_params(1);
-        (m.params_total() - routed_all + touched * per_expert) * bytes
+    let kv_capacity = (usable * f64::from(tp) - weights).max(0.0);
+    let sm = StepModel {
+        model: m.clone(),
+        cluster: cluster.clone(),
+        tp,
+        expert_parallel: cfg.expert_parallel,
+        weights,
+        weight_bytes: cfg.weight_dtype.unwrap_or(cfg.dtype).bytes(),
+        peak,
+        bw,
+        calls,
+        kv_bytes,
+        kv_capacity,
     };
+    let streamed = |tokens: f64| sm.streamed(tokens);
     // A compiled deployment runs its compiled batch, and attends over the bucket its context
     // falls in, whatever the live load. Neuron compiles every deployment.
     let compiled = cfg.compiled.or_else(|| {
@@ -414,34 +538,17 @@ pub(crate) fn infer_with(
         Some(c) => (b.max(f64::from(c.batch)), c.bucket(mean_ctx)),
         None => (b, mean_ctx),
     };
-    let attn_flops = 4.0 * f64::from(m.layers) * m.d() * ctx_run;
-    let gemm_flops = b_run * (m.forward_flops_per_token(ctx_run) - attn_flops) / t;
-    let moe = cfg.expert_parallel && m.experts > 0;
-    // The tensor-parallel exchanges of one pass over `tokens` tokens.
-    let exchanges = |tokens: f64| -> Result<f64, WorkloadError> {
-        Ok(match (tp > 1, moe) {
-            (false, _) => 0.0,
-            (true, false) => {
-                tp_allreduce(cluster, tp, Bytes::new(tokens * m.d() * 2.0))?
-                    * 2.0
-                    * f64::from(m.layers)
-            }
-            (true, true) => {
-                // Attention's output in every layer and the dense layers' FFN all-reduce;
-                // each MoE layer sends its tokens to their experts and back.
-                let ar = tp_allreduce(cluster, tp, Bytes::new(tokens * m.d() * 2.0))?;
-                let routed = tokens * f64::from(m.active_experts) * m.d() * 2.0 / t;
-                let a2a = group_collective(cluster, Op::AllToAll, tp, 1, Bytes::new(routed))?;
-                ar * (f64::from(m.layers) + m.dense_ffn_layers()) + a2a * 2.0 * m.moe_layers()
-            }
-        })
-    };
+    // What a decoded token attends to: the whole context, or a window of it.
+    let ctx_run = m.attended(ctx_run);
+    let attn_flops = sm.decode_attention_flops(ctx_run);
+    let gemm_flops = b_run * sm.decode_gemm_flops(ctx_run) / t;
+    let exchanges = |tokens: f64| sm.exchanges(tokens);
     let pass = |n: f64| -> Result<[f64; 4], WorkloadError> {
         let tokens = n * b_run;
         Ok([
             (n * gemm_flops / peak).max(streamed(tokens) / t / bw),
             calls,
-            (n * b_run * attn_flops / t / peak).max(b_run * ctx_run * kv_bytes / t / bw),
+            sm.decode_attention(n, b_run * ctx_run),
             exchanges(tokens)?,
         ])
     };
@@ -465,11 +572,17 @@ pub(crate) fn infer_with(
     // prompt before them.
     let fresh = 1.0 - cfg.prefix_hit;
     let prompt = f64::from(cfg.prompt);
-    let prefill_flops = |prompt: f64| {
-        fresh * prompt * m.forward_flops_per_token(prompt * (cfg.prefix_hit + fresh / 2.0))
-            / t
-            / peak
+    // The mean context a fresh prompt token attends to: the cached prefix and half the fresh
+    // tokens, or what windows leave of them.
+    let prefill_ctx = |prompt: f64| {
+        if m.window_layers == 0 {
+            prompt * (cfg.prefix_hit + fresh / 2.0)
+        } else {
+            m.mean_attended(prompt * cfg.prefix_hit, prompt)
+        }
     };
+    let prefill_flops =
+        |prompt: f64| fresh * prompt * m.forward_flops_per_token(prefill_ctx(prompt)) / t / peak;
     // A compiled deployment prefills each prompt alone, padded to its bucket; otherwise the
     // batch's prompts run in one pass. A pass runs its FLOPs or streams the weights,
     // whichever is slower (short prompts are bound by the weights, as a decode step is), then
@@ -480,7 +593,7 @@ pub(crate) fn infer_with(
     };
     // The FLOPs of one pass on one chip, and the share of them attention takes.
     let pass_flop = |prompt: f64, n: f64| {
-        let ctx = prompt * (cfg.prefix_hit + fresh / 2.0);
+        let ctx = prefill_ctx(prompt);
         let per_token = m.forward_flops_per_token(ctx);
         (
             n * fresh * prompt * per_token / t,
@@ -514,6 +627,7 @@ pub(crate) fn infer_with(
     let replicas = cluster.chips() / tp;
     let tokens_per_s = per_replica * f64::from(replicas);
     Ok(InferReport {
+        step_model: sm.clone(),
         chips_needed: tp,
         replicas,
         decode_step: Seconds::new(decode),

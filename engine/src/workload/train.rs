@@ -481,7 +481,12 @@ pub(crate) fn micro_batch_parts(
         head_dim: m.head_dim(),
     };
     // The PaLM convention counts attention non-causally (12·L·d·s): twice the causal FLOPs.
-    let attn_cost = attn.cost(side);
+    // Windowed layers do the share of it their windows leave.
+    let mut attn_cost = attn.cost(side);
+    let share = m.causal_share(f64::from(m.seq));
+    if share < 1.0 {
+        attn_cost.flop = crate::units::Flop::new(attn_cost.flop.get() * share);
+    }
     let attention = 2.0 * side_roof.place(attn_cost).time.get();
     costs[3] = (2.0 * attn_cost.flop.get(), 2.0 * attn_cost.bytes.get());
     // Work outside the matmuls, bound by HBM: norms, rotary embeddings, the activation
