@@ -71,6 +71,17 @@ pub fn count() -> Check<impl Fn(&str, &str) -> Result<u32, String> + Clone> {
     })
 }
 
+/// A whole number from 1 to `hi`.
+pub fn whole(hi: u32) -> Check<impl Fn(&str, &str) -> Result<u32, String> + Clone> {
+    Check(move |flag: &str, x: &str| match x.trim().parse::<u32>() {
+        Ok(n) if (1..=hi).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--{flag} must be a whole number from 1 to {hi}, got '{}'",
+            clip(x)
+        )),
+    })
+}
+
 /// A whole number within the range of the link key `key` (the link-key table's): a flag and
 /// its link key accept exactly the same values.
 pub fn keyed(key: &'static str) -> Check<impl Fn(&str, &str) -> Result<u32, String> + Clone> {

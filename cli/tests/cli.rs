@@ -226,6 +226,7 @@ fn help_lists_every_command_and_exits_0() {
         "breakdown",
         "learn",
         "api-prices",
+        "serve-sim",
     ] {
         assert!(
             out.lines()
@@ -1334,4 +1335,102 @@ fn a_config_with_sliding_windows_keeps_half_the_kv_cache() {
         / v["kv_bytes_per_token_bf16_every_layer"].as_f64().unwrap();
     assert!(share <= 0.55, "{share}");
     assert_eq!(v["windowed_layers"], 18);
+}
+
+#[test]
+fn serve_sim_meets_the_analytic_model_at_low_load_and_queues_under_load() {
+    let sim = |rate: &str, extra: &[&str]| {
+        let mut a = vec![
+            "serve-sim",
+            "--system",
+            "hgx-h200-8",
+            "--model",
+            "llama3-70b",
+            "--dtype",
+            "fp8",
+            "--tp",
+            "4",
+            "--prompt",
+            "1024",
+            "--output",
+            "256",
+            "--rate",
+            rate,
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        json(&a)
+    };
+    let idle = sim("0.05", &[]);
+    let batch1 = json(&[
+        "infer",
+        "--system",
+        "hgx-h200-8",
+        "--model",
+        "llama3-70b",
+        "--dtype",
+        "fp8",
+        "--tp",
+        "4",
+        "--batch",
+        "1",
+        "--prompt",
+        "1024",
+        "--output",
+        "256",
+        "--json",
+    ]);
+    let analytic = batch1["latency_per_token_s"].as_f64().unwrap();
+    let tpot = idle["tpot_p50_s"].as_f64().unwrap();
+    assert!(
+        (tpot / analytic - 1.0).abs() < 0.15,
+        "{tpot} against {analytic}"
+    );
+    let loaded = sim("200", &["--duration", "30"]);
+    let (a, b) = (
+        idle["ttft_p99_s"].as_f64().unwrap(),
+        loaded["ttft_p99_s"].as_f64().unwrap(),
+    );
+    assert!(b > 5.0 * a, "{b} against {a}");
+    for k in [
+        "ttft_p50_s",
+        "tpot_p99_s",
+        "output_tokens_per_s",
+        "requests",
+    ] {
+        assert!(loaded[k].as_f64().is_some(), "{k}");
+    }
+    // The same seed, the same output; the prefix cache shortens agentic turns.
+    assert_eq!(
+        sim("3", &["--trace", "chat", "--duration", "60"]),
+        sim("3", &["--trace", "chat", "--duration", "60"])
+    );
+    let with = sim("2", &["--trace", "agentic", "--duration", "300"]);
+    let without = sim(
+        "2",
+        &[
+            "--trace",
+            "agentic",
+            "--duration",
+            "300",
+            "--no-prefix-cache",
+        ],
+    );
+    assert!(with["ttft_p50_s"].as_f64() < without["ttft_p50_s"].as_f64());
+    check_error(
+        &[
+            "serve-sim",
+            "--system",
+            "hgx-h200-8",
+            "--model",
+            "llama3-70b",
+            "--dtype",
+            "fp8",
+            "--rate",
+            "1",
+            "--trace",
+            "nope",
+        ],
+        "poisson, bursty, chat, agentic",
+    );
 }

@@ -27,6 +27,7 @@ pub mod neuroncore;
 pub mod reliability;
 pub mod roofline;
 pub mod scenario;
+pub mod servesim;
 pub mod serving;
 pub mod source;
 pub mod system;

@@ -20,6 +20,7 @@ mod prices;
 mod roofline;
 mod scenario;
 mod serve_curve;
+mod serve_sim;
 mod sweep;
 mod systems;
 mod topology;
@@ -57,6 +58,7 @@ pub enum Command {
     Train(train::Args),
     Infer(infer::Args),
     ServeCurve(serve_curve::Args),
+    ServeSim(serve_sim::Args),
     Model(model::Args),
     Eval(eval::Args),
     Breakdown(breakdown::Args),
@@ -92,6 +94,7 @@ impl Command {
             Command::Train(a) => exec(a),
             Command::Infer(a) => exec(a),
             Command::ServeCurve(a) => exec(a),
+            Command::ServeSim(a) => exec(a),
             Command::Model(a) => exec(a),
             Command::Eval(a) => exec(a),
             Command::Compare(a) => exec(a),

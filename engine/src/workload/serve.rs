@@ -390,15 +390,30 @@ impl StepModel {
         prefill: f64,
         prefill_flops: f64,
     ) -> Result<f64, WorkloadError> {
+        let exchanges = self.exchanges(decode + prefill)?;
+        Ok(self.step_with(decode, att, prefill, prefill_flops, exchanges))
+    }
+
+    /// [`StepModel::step`] with the step's exchanges already known (a simulation looks them
+    /// up by the step's tokens).
+    #[must_use]
+    pub fn step_with(
+        &self,
+        decode: f64,
+        att: f64,
+        prefill: f64,
+        prefill_flops: f64,
+        exchanges: f64,
+    ) -> f64 {
         let t = f64::from(self.tp);
         let tokens = decode + prefill;
         if tokens <= 0.0 {
-            return Ok(0.0);
+            return 0.0;
         }
         let flops = decode * self.decode_gemm_flops(if decode > 0.0 { att / decode } else { 0.0 })
             + prefill_flops;
         let gemm = (flops / t / self.peak).max(self.streamed(tokens) / t / self.bw);
-        Ok(gemm + self.calls + self.decode_attention(1.0, att) + self.exchanges(tokens)?)
+        gemm + self.calls + self.decode_attention(1.0, att) + exchanges
     }
 }
 

@@ -1,0 +1,105 @@
+use super::*;
+use crate::dtype::Dtype;
+use crate::system::{self, Cluster};
+use crate::workload::{find_model, infer, InferConfig};
+
+/// Llama 3 70B in FP8 on 4 of an HGX H200's GPUs, 1,024 prompt and 256 output tokens: the
+/// issue's deployment. Its step model, and its analytic per-token latency at batch 1.
+fn h200() -> (StepModel, f64) {
+    let sys = system::find("hgx-h200-8").unwrap();
+    let chip = crate::catalog::find(sys.chip).unwrap();
+    let cluster = Cluster {
+        system: sys,
+        nodes: 1,
+    };
+    let mut cfg = InferConfig::new(find_model("llama3-70b").unwrap(), Dtype::Fp8, 1, 1024, 256);
+    cfg.tp = Some(4);
+    let r = infer(&cluster, &chip, &cfg).unwrap();
+    (r.step_model, r.latency_per_token.get())
+}
+
+fn run(traffic: Traffic, rate: f64, duration: f64, prefix: bool) -> SimReport {
+    let (sm, _) = h200();
+    let mut cfg = SimConfig::new(traffic, rate, 1024, 256);
+    cfg.duration_s = duration;
+    cfg.prefix_cache = prefix;
+    simulate(&sm, &cfg).unwrap()
+}
+
+#[test]
+fn at_low_load_it_agrees_with_the_analytic_model() {
+    let (_, analytic) = h200();
+    let r = run(Traffic::Poisson, 0.05, 600.0, true);
+    assert!(r.completed >= 10, "{}", r.completed);
+    let err = r.tpot_s.p50 / analytic - 1.0;
+    assert!(
+        err.abs() < 0.15,
+        "TPOT {} against {analytic}: {err}",
+        r.tpot_s.p50
+    );
+}
+
+#[test]
+fn ttft_rises_with_load() {
+    let idle = run(Traffic::Poisson, 0.05, 600.0, true);
+    let mut last = idle.ttft_s.p99;
+    for rate in [2.0, 8.0] {
+        let r = run(Traffic::Poisson, rate, 120.0, true);
+        assert!(r.ttft_s.p99 >= last, "{rate}: {} < {last}", r.ttft_s.p99);
+        last = r.ttft_s.p99;
+    }
+    let over = run(Traffic::Poisson, 200.0, 30.0, true);
+    assert!(
+        over.ttft_s.p99 > 5.0 * idle.ttft_s.p99,
+        "{} against {}",
+        over.ttft_s.p99,
+        idle.ttft_s.p99
+    );
+    assert!(over.within_targets < idle.within_targets);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_result() {
+    let a = run(Traffic::Chat, 3.0, 60.0, true);
+    let b = run(Traffic::Chat, 3.0, 60.0, true);
+    assert_eq!(a, b);
+    let (sm, _) = h200();
+    let mut cfg = SimConfig::new(Traffic::Chat, 3.0, 1024, 256);
+    cfg.duration_s = 60.0;
+    cfg.seed = 2;
+    assert_ne!(simulate(&sm, &cfg).unwrap().ttfts, a.ttfts);
+}
+
+#[test]
+fn the_prefix_cache_shortens_agentic_turns() {
+    let with = run(Traffic::Agentic, 2.0, 300.0, true);
+    let without = run(Traffic::Agentic, 2.0, 300.0, false);
+    assert!(with.prefix_hit > 0.3, "{}", with.prefix_hit);
+    assert_eq!(without.prefix_hit, 0.0);
+    assert!(
+        with.ttft_s.p50 < without.ttft_s.p50,
+        "{} against {}",
+        with.ttft_s.p50,
+        without.ttft_s.p50
+    );
+}
+
+#[test]
+fn a_trace_is_read_and_served() {
+    let t = Traffic::parse_trace("arrival_s,prompt,output\n0.5,100,10\n# a comment\n0.1,200,20\n")
+        .unwrap();
+    let Traffic::Trace(rows) = &t else { panic!() };
+    assert_eq!(rows[0].at_s, 0.1);
+    let r = run(t, 1.0, 10.0, true);
+    assert_eq!(r.completed, 2);
+    for bad in ["1,2", "x,1,1\n2,y,1", "-1,1,1", "1,0,1", ""] {
+        assert!(Traffic::parse_trace(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn percentiles_are_nearest_rank() {
+    let xs: Vec<f64> = (1..=100).map(f64::from).collect();
+    let p = percentiles(&xs);
+    assert_eq!((p.p50, p.p90, p.p99), (50.0, 90.0, 99.0));
+}
