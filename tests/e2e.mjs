@@ -1220,6 +1220,31 @@ test('learn: the lessons are listed, each is its own link, and an exercise is ma
   assert.deepEqual(page.errors, []);
 });
 
+test('workload: serving simulated request by request in a worker, with TTFT against load on two platforms, and Cancel', async () => {
+  const page = await open('?page=workload&wsys=hgx-h200-8&wmodel=llama3-70b&wdtype=fp8&wref=trn2-16');
+  await page.waitForSelector('#sim-run');
+  await page.fill('input[name=sim-rate]', '3');
+  await page.dispatchEvent('input[name=sim-rate]', 'change');
+  await page.click('#sim-run');
+  await page.waitForSelector('#sim-result', { timeout: 60000 });
+  // Under load the queue adds to the first token; the analytic figure is for a request alone.
+  const tpot = Number(await page.getAttribute('#sim-result', 'data-tpot-p50'));
+  const alone = Number(await page.getAttribute('#sim-result', 'data-analytic-tpot'));
+  assert.ok(tpot >= alone * 0.95, `${tpot} against ${alone}`);
+  assert.ok(Number(await page.getAttribute('#sim-result', 'data-completed')) > 1000);
+  await page.waitForSelector('#sim-load', { timeout: 120000 });
+  const loads = (await page.getAttribute('#sim-load', 'data-max-load')).split('|');
+  assert.equal(loads.length, 2, loads.join());
+  for (const l of loads) assert.ok(Number(l.split(':').pop()) > 0, l);
+  await page.waitForFunction(() => !document.querySelector('#sim-run').disabled);
+  // Cancel stops a long run: a lighter load over an hour, stopped at once.
+  await page.selectOption('select[name=sim-duration]', '3600');
+  await page.click('#sim-run');
+  await page.click('#sim-cancel');
+  await page.waitForFunction(() => document.querySelector('#sim-stage').textContent === 'cancelled');
+  assert.deepEqual(page.errors, []);
+});
+
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {
   // Served from a sub-path, as a static host may.
   const root = mkdtempSync(join(tmpdir(), 'accelscope-host-'));

@@ -684,3 +684,104 @@ pub fn percentiles(xs: &[f64]) -> Percentiles {
 
 #[cfg(test)]
 mod tests;
+
+/// The step model of `job`'s serving on one scale-up domain of `system`: the job's model,
+/// formats, efficiency, prompt and output, the fewest chips that hold the weights. With it,
+/// the analytic time per token of one request alone and the chips of a replica.
+///
+/// # Errors
+/// An unknown system or model, or a model that does not fit the domain.
+pub fn job_step(
+    job: &crate::job::Job,
+    system: &str,
+) -> Result<(StepModel, f64, u32), WorkloadError> {
+    let sys =
+        crate::system::find(system).map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
+    let chip = crate::catalog::find(sys.chip)
+        .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
+    let model = crate::workload::find_model(&job.model)?;
+    let cluster = crate::system::Cluster {
+        system: sys,
+        nodes: 1,
+    };
+    let cfg = crate::job::infer_config(job, &chip, model, 1);
+    let r = crate::workload::infer(&cluster, &chip, &cfg)?;
+    Ok((r.step_model, r.latency_per_token.get(), r.chips_needed))
+}
+
+/// One load of a sweep: the rate and the 99th percentiles there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoadPoint {
+    /// Requests per second.
+    pub rate: f64,
+    /// TTFT at the 99th percentile.
+    pub ttft_p99_s: f64,
+    /// TPOT at the 99th percentile.
+    pub tpot_p99_s: f64,
+    /// Whether both are within the targets (MLPerf's Server rule).
+    pub holds: bool,
+}
+
+/// TTFT against offered load: `cfg` simulated at `points` rates from `lo` to `hi`
+/// (geometrically spaced), then the highest rate that holds both targets at the 99th
+/// percentile, found by bisection between the last rate that held and the first that did not
+/// (`refine` halvings). `progress` hears each simulation as it finishes.
+///
+/// # Errors
+/// As [`simulate`].
+pub fn load_curve(
+    sm: &StepModel,
+    cfg: &SimConfig,
+    (lo, hi): (f64, f64),
+    points: usize,
+    refine: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(Vec<LoadPoint>, Option<f64>), WorkloadError> {
+    let total = points + refine;
+    let mut at = |rate: f64, k: usize| -> Result<LoadPoint, WorkloadError> {
+        let r = simulate(
+            sm,
+            &SimConfig {
+                rate,
+                ..cfg.clone()
+            },
+        )?;
+        progress(k + 1, total);
+        let holds = r.completed == r.requests
+            && r.ttft_s.p99 <= cfg.ttft_target_s
+            && r.tpot_s.p99 <= cfg.tpot_target_s;
+        Ok(LoadPoint {
+            rate,
+            ttft_p99_s: r.ttft_s.p99,
+            tpot_p99_s: r.tpot_s.p99,
+            holds,
+        })
+    };
+    let n = points.max(2);
+    let mut curve = Vec::with_capacity(n);
+    for k in 0..n {
+        let rate = lo * libm::pow(hi / lo, k as f64 / (n - 1) as f64);
+        curve.push(at(rate, k)?);
+    }
+    let last_ok = curve.iter().rposition(|p| p.holds);
+    let max = match last_ok {
+        None => None,
+        Some(i) if i + 1 == curve.len() => Some(curve[i].rate),
+        Some(i) => {
+            let (mut a, mut b) = (curve[i].rate, curve[i + 1].rate);
+            for k in 0..refine {
+                let mid = libm::sqrt(a * b);
+                let p = at(mid, n + k)?;
+                if p.holds {
+                    a = mid;
+                } else {
+                    b = mid;
+                }
+                curve.push(p);
+            }
+            Some(a)
+        }
+    };
+    curve.sort_by(|x, y| x.rate.total_cmp(&y.rate));
+    Ok((curve, max))
+}

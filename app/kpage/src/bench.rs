@@ -10,8 +10,8 @@ use web_sys::{MessageEvent, Worker};
 use crate::dom::{set_html, set_text};
 use crate::runner::{busy, failed};
 use crate::state::{notify, page, Bench};
-use crate::workers::{reply, retire, send, spawn};
 use crate::{form, gpu};
+use view::workers::{reply, retire, send, spawn};
 
 /// Threads the device benchmark uses at most.
 const MAX_BENCH_THREADS: u32 = 16;

@@ -18,7 +18,6 @@ mod nc;
 mod ncpage;
 mod runner;
 mod state;
-mod workers;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,7 +33,7 @@ use web_sys::{Element, Event};
 use dom::{find_ancestor, set_text};
 use runner::CONFIRM_S;
 use state::{notify, page, Bench, Nc, Page, PAGE};
-use workers::{clear_retired, retire};
+use view::workers::{clear_retired, retire};
 
 /// Runs estimated shorter than this start on their own when a link opens the page.
 const AUTORUN_S: f64 = 2.0;

@@ -9,8 +9,8 @@ use web_sys::{Element, Event, MessageEvent};
 
 use crate::dom::{find, now, set_html, set_text};
 use crate::state::{notify, page};
-use crate::workers::{reply, send, spawn};
 use crate::{form, nc};
+use view::workers::{reply, send, spawn};
 
 /// Shows and simulates an experiment (a tuned row the user picked).
 pub fn set(e: Experiment) {

@@ -7,7 +7,7 @@ use web_sys::MessageEvent;
 use crate::dom::{find, set_html, set_text};
 use crate::form;
 use crate::state::{page, Bench};
-use crate::workers::{reply, retire, send, spawn};
+use view::workers::{reply, retire, send, spawn};
 
 /// Runs estimated longer than this ask for a second click.
 pub const CONFIRM_S: f64 = 6.0;

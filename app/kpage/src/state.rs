@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event};
 
 use crate::nc;
-use crate::workers::{retire, Live};
+use view::workers::{retire, Live};
 
 /// The device benchmark under way: its workers and what they have measured.
 #[derive(Default)]

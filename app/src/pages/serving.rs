@@ -11,6 +11,8 @@ use leptos::prelude::*;
 
 use crate::state::use_scenario;
 use crate::widgets::{chart_data, thousands};
+
+mod load;
 use crate::widgets::{escape, Derived, Fig};
 
 /// Okabe–Ito colours, told apart with colour-blindness; the job's own platform is first.
@@ -491,7 +493,7 @@ pub fn ServingCurves(
             }
         })
     };
-    let disagg = view! { <DisaggCard inputs=inputs/> };
+    let disagg = view! { <DisaggCard inputs=inputs/> <load::LoadSimulation job=job/> };
     view! {
         <div class="card serving-card" id="serving-curves">
             <h2>"Serving against targets"</h2>

@@ -5,8 +5,12 @@
 #![no_std]
 
 extern crate alloc;
+#[cfg(feature = "web")]
+extern crate std;
 
 pub mod protocol;
+#[cfg(feature = "web")]
+pub mod workers;
 
 use alloc::format;
 use alloc::string::String;

@@ -23,6 +23,25 @@ pub enum Request {
     Simulate(String),
     /// Search a NeuronCore matmul's tiles (its link text).
     Tune(String),
+    /// Simulate a job's serving request by request, then its load curve.
+    Serve(ServeRun),
+}
+
+/// A serving simulation the Workload page asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServeRun {
+    /// Requests per second.
+    pub rate: f64,
+    /// `poisson`, `bursty`, `chat` or `agentic`.
+    pub traffic: String,
+    /// Seconds of arrivals.
+    pub duration_s: f64,
+    /// Seed.
+    pub seed: u64,
+    /// Keep sessions' contexts between turns.
+    pub prefix_cache: bool,
+    /// The scenario's link query (the job, its targets and the platform compared with).
+    pub query: String,
 }
 
 /// What the worker answers.
@@ -83,6 +102,15 @@ impl Request {
             Self::Bench { threads } => format!("bench {threads}"),
             Self::Simulate(t) => format!("nc {t}"),
             Self::Tune(t) => format!("nctune {t}"),
+            Self::Serve(r) => format!(
+                "serve {} {} {} {} {} {}",
+                r.rate,
+                r.traffic,
+                r.duration_s,
+                r.seed,
+                u8::from(r.prefix_cache),
+                r.query
+            ),
         }
     }
 
@@ -102,6 +130,27 @@ impl Request {
             },
             "nc" => Self::Simulate(arg.into()),
             "nctune" => Self::Tune(arg.into()),
+            "serve" => {
+                let mut p = arg.splitn(6, ' ');
+                let bad =
+                    || format!("serve needs rate traffic duration seed prefix query, got '{arg}'");
+                let num = |p: &mut core::str::SplitN<'_, char>| -> Result<f64, String> {
+                    p.next().and_then(|x| x.parse().ok()).ok_or_else(bad)
+                };
+                let rate = num(&mut p)?;
+                let traffic = p.next().ok_or_else(bad)?.to_string();
+                let duration_s = num(&mut p)?;
+                let seed = p.next().and_then(|x| x.parse().ok()).ok_or_else(bad)?;
+                let prefix_cache = p.next().ok_or_else(bad)? == "1";
+                Self::Serve(ServeRun {
+                    rate,
+                    traffic,
+                    duration_s,
+                    seed,
+                    prefix_cache,
+                    query: p.next().unwrap_or("").to_string(),
+                })
+            }
             _ => return Err(format!("unknown request '{verb}'")),
         })
     }
@@ -201,6 +250,14 @@ mod tests {
             Request::Bench { threads: 12 },
             Request::Simulate("mm trn2 bf16 128x128x128".into()),
             Request::Tune("x y".into()),
+            Request::Serve(ServeRun {
+                rate: 2.5,
+                traffic: "chat".into(),
+                duration_s: 600.0,
+                seed: 7,
+                prefix_cache: true,
+                query: "v=4&page=workload&wsys=hgx-h200-8".into(),
+            }),
         ] {
             assert_eq!(Request::decode(&r.encode()), Ok(r.clone()), "{r:?}");
         }
@@ -239,6 +296,7 @@ mod tests {
     fn nonsense_is_named() {
         assert!(Request::decode("teleport now").is_err());
         assert!(Request::decode("bench many").is_err());
+        assert!(Request::decode("serve fast chat").is_err());
         assert!(Reply::decode("ncpoint 1,x").is_err());
         assert!(Reply::decode("bench 1 fast").is_err());
         assert!(Reply::decode("hello").is_err());

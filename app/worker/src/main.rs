@@ -1,4 +1,4 @@
-//! The Kernels page's Web Worker. The page posts one [`Request`] at a time and the worker
+//! The Kernels page's Web Worker, and the Workload page's for its serving simulation. The page posts one [`Request`] at a time and the worker
 //! answers with [`Reply`]s: stages while it works, then a result, or an error (the messages
 //! are typed in `view::protocol`, which the page compiles against too). Cancel is the page
 //! terminating the worker.
@@ -8,6 +8,7 @@
 
 mod core;
 mod render;
+mod serve;
 
 use engine::kernels::{self, stream::Stream, Distribution, KernelSpec, Operand, Rng};
 use view::protocol::{Reply, Request};
@@ -57,6 +58,7 @@ fn handle(cmd: &str) {
         Ok(Request::Bench { threads }) => bench(threads),
         Ok(Request::Simulate(t)) => neuroncore(&t),
         Ok(Request::Tune(t)) => neuroncore_tune(&t),
+        Ok(Request::Serve(r)) => serve::serve(&r),
         Err(e) => error(e),
     }
 }

@@ -103,3 +103,23 @@ fn percentiles_are_nearest_rank() {
     let p = percentiles(&xs);
     assert_eq!((p.p50, p.p90, p.p99), (50.0, 90.0, 99.0));
 }
+
+#[test]
+fn the_load_curve_finds_the_highest_load_within_targets() {
+    let (sm, _) = h200();
+    let mut cfg = SimConfig::new(Traffic::Poisson, 1.0, 1024, 256);
+    cfg.duration_s = 60.0;
+    cfg.ttft_target_s = 0.5;
+    cfg.tpot_target_s = 0.03;
+    let mut seen = 0;
+    let (curve, max) = load_curve(&sm, &cfg, (0.5, 50.0), 6, 4, &mut |k, _| seen = k).unwrap();
+    assert_eq!(seen, 10);
+    let max = max.unwrap();
+    assert!(max > 0.5 && max < 50.0, "{max}");
+    // Every rate at or below it that was simulated holds; the first above it does not.
+    assert!(curve.iter().filter(|p| p.rate <= max).all(|p| p.holds));
+    assert!(curve.iter().any(|p| p.rate > max && !p.holds));
+    let job = crate::job::Job::default();
+    let (_, tpot, tp) = job_step(&job, "hgx-h200-8").unwrap();
+    assert!(tpot > 0.0 && tp >= 1);
+}

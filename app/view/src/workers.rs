@@ -1,7 +1,10 @@
 //! The page's Web Workers: starting one, and stopping one whose closures may still be
 //! running.
 
-use std::cell::RefCell;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -17,7 +20,7 @@ pub struct Live {
     _on_err: ErrHandler,
 }
 
-thread_local! {
+std::thread_local! {
     /// Stopped workers whose closures may still be on the stack (a worker's own message can
     /// stop it); emptied at the next click, when none can be.
     static RETIRED: RefCell<Vec<Live>> = const { RefCell::new(Vec::new()) };
@@ -60,13 +63,13 @@ pub fn spawn(on_msg: impl FnMut(MessageEvent) + 'static, on_err: fn(&str)) -> Re
 }
 
 /// A worker's message, typed; `None` for one that is not text (a timeline's numbers).
-pub fn reply(e: &MessageEvent) -> Option<Result<view::protocol::Reply, String>> {
+pub fn reply(e: &MessageEvent) -> Option<Result<crate::protocol::Reply, String>> {
     e.data()
         .as_string()
-        .map(|s| view::protocol::Reply::decode(&s))
+        .map(|s| crate::protocol::Reply::decode(&s))
 }
 
 /// Sends a request to a worker.
-pub fn send(live: &Live, r: &view::protocol::Request) {
+pub fn send(live: &Live, r: &crate::protocol::Request) {
     let _ = live.worker.post_message(&JsValue::from_str(&r.encode()));
 }

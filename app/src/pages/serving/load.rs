@@ -1,0 +1,148 @@
+//! Serving under load on the Workload page: the job's replica simulated request by request
+//! in a Web Worker (the Kernels page's), with progress and Cancel, then TTFT against offered
+//! load on the job's platform and the one compared with.
+
+use std::cell::RefCell;
+
+use engine::job::Job;
+use leptos::prelude::*;
+use view::protocol::{Reply, Request, ServeRun};
+use view::workers::{clear_retired, reply, retire, send, spawn, Live};
+
+use crate::state::use_scenario;
+use crate::widgets::escape;
+
+thread_local! {
+    /// The worker of the simulation running, if any.
+    static LIVE: RefCell<Option<Live>> = const { RefCell::new(None) };
+}
+
+fn stop() {
+    LIVE.with(|l| retire(l.borrow_mut().take()));
+}
+
+fn worker_failed(why: &str) {
+    web_sys::console::error_1(&why.into());
+}
+
+/// The card: traffic, load and duration; Run and Cancel; the worker's result.
+#[component]
+pub fn LoadSimulation(
+    /// The job as set above (its replica, lengths and targets).
+    job: Memo<Job>,
+) -> impl IntoView {
+    let sc = use_scenario();
+    let traffic = RwSignal::new(String::from("poisson"));
+    let rate = RwSignal::new(2.0_f64);
+    let duration = RwSignal::new(engine::servesim::DEFAULT_DURATION_S);
+    let prefix = RwSignal::new(true);
+    let stage = RwSignal::new(String::new());
+    let html = RwSignal::new(String::new());
+    let running = RwSignal::new(false);
+    let bad = RwSignal::new(None::<String>);
+    on_cleanup(stop);
+    let run = move |_| {
+        clear_retired();
+        stop();
+        let r = rate.get_untracked();
+        if !(r > 0.0 && r * duration.get_untracked() <= engine::servesim::MAX_REQUESTS) {
+            bad.set(Some(format!(
+                "the rate must be positive and at most {} requests in all",
+                engine::servesim::MAX_REQUESTS
+            )));
+            return;
+        }
+        bad.set(None);
+        let req = Request::Serve(ServeRun {
+            rate: r,
+            traffic: traffic.get_untracked(),
+            duration_s: duration.get_untracked(),
+            seed: 1,
+            prefix_cache: prefix.get_untracked(),
+            query: sc.with_untracked(engine::Scenario::to_query),
+        });
+        let on_msg = move |e: web_sys::MessageEvent| match reply(&e) {
+            Some(Ok(Reply::Ready)) => LIVE.with(|l| {
+                if let Some(l) = l.borrow().as_ref() {
+                    send(l, &req);
+                }
+            }),
+            Some(Ok(Reply::Stage(s))) if s == "done" => {
+                stage.set(String::new());
+                running.set(false);
+                stop();
+            }
+            Some(Ok(Reply::Stage(s))) => stage.set(s),
+            Some(Ok(Reply::Result(h))) => html.set(h),
+            Some(Ok(Reply::Error(e))) => html.set(format!(
+                "<p class=\"error\" role=\"alert\">{}</p>",
+                escape(&e)
+            )),
+            _ => {}
+        };
+        match spawn(on_msg, worker_failed) {
+            Ok(l) => {
+                LIVE.with(|x| *x.borrow_mut() = Some(l));
+                running.set(true);
+                stage.set("starting the worker…".into());
+            }
+            Err(e) => bad.set(Some(e)),
+        }
+    };
+    let cancel = move |_| {
+        stop();
+        running.set(false);
+        stage.set("cancelled".into());
+    };
+    let set_rate = move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<f64>()
+    {
+        Ok(x) if x > 0.0 && x.is_finite() => {
+            rate.set(x);
+            bad.set(None);
+        }
+        _ => bad.set(Some("requests per second: a positive number".into())),
+    };
+    let set_duration = move |ev: leptos::ev::Event| {
+        if let Ok(x) = event_target_value(&ev).parse() {
+            duration.set(x);
+        }
+    };
+    let system = move || {
+        job.with(|j| {
+            engine::system::find(&j.system)
+                .map_or_else(|_| j.system.clone(), |s| s.name.to_string())
+        })
+    };
+    view! {
+        <div class="card" id="serving-load">
+            <h2>"Under load, request by request"</h2>
+            <p class="small-note">
+                {move || format!("One replica of {} serving the prompt and output above, simulated request by request in the background: arrivals, continuous batching ({} sequences at most, 8,192 tokens a step with chunked prefill), the KV cache in blocks with preemption, and a prefix cache that keeps a session's context for its next turn. Each step costs what the analytic model says of its parts, so at low load the two agree; under load the queue decides. The targets are the TTFT and TPOT above.", system(), job.with(|j| j.batch))}
+            </p>
+            <div class="controls">
+                <label class="inline">"Traffic "
+                    <select name="sim-traffic" on:change=move |ev| traffic.set(event_target_value(&ev))>
+                        {engine::servesim::Traffic::IDS.iter().map(|id| view! { <option value=*id>{*id}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="inline">"Requests/s "
+                    <input type="text" inputmode="decimal" name="sim-rate" size="6" prop:value=move || rate.get().to_string()
+                        on:change=set_rate/>
+                </label>
+                <label class="inline">"Over "
+                    <select name="sim-duration" on:change=set_duration>
+                        <option value="60">"1 minute"</option>
+                        <option value="600" selected>"10 minutes"</option>
+                        <option value="3600">"1 hour"</option>
+                    </select>
+                </label>
+                <label class="check"><input type="checkbox" name="sim-prefix" prop:checked=move || prefix.get() on:change=move |ev| prefix.set(event_target_checked(&ev))/>"prefix cache"</label>
+                <button type="button" id="sim-run" on:click=run disabled=move || running.get()>"Simulate"</button>
+                <button type="button" id="sim-cancel" class="small" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
+            </div>
+            {move || bad.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <p class="small-note" id="sim-stage" role="status">{move || stage.get()}</p>
+            <div id="sim-output" inner_html=move || html.get()></div>
+        </div>
+    }
+}
