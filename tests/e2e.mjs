@@ -1245,6 +1245,45 @@ test('workload: serving simulated request by request in a worker, with TTFT agai
   assert.deepEqual(page.errors, []);
 });
 
+test('phone: the answer comes before the inputs, which fold into one line and open on a tap', async () => {
+  const phone = { width: 390, height: 844 };
+  const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8', phone);
+  await page.waitForSelector('#job-cards');
+  const y = async (sel) => (await page.locator(sel).first().boundingBox())?.y ?? -1;
+  assert.ok(await y('#job-cards') < await y('.inputs-fold .fold-bar'), 'cards first');
+  assert.equal(await page.locator('.inputs-fold .fold-body').isVisible(), false);
+  await page.click('.inputs-fold .fold-toggle');
+  assert.equal(await page.locator('.inputs-fold .fold-body').isVisible(), true);
+  assert.match(await page.textContent('.inputs-fold .fold-summary'), /HGX H100.*× 8/);
+  // The Kernels page: its result before its form.
+  const k = await open('?page=kernels&km=16&kn=16&kk=16', phone);
+  await k.waitForSelector('.kresult', { timeout: 30000 });
+  const ky = async (sel) => (await k.locator(sel).first().boundingBox())?.y ?? -1;
+  assert.ok(await ky('.kanswer') < await ky('.kfold-bar'), 'result first');
+  assert.equal(await k.locator('.kinputs').isVisible(), false);
+  await k.click('button[data-act=fold]');
+  assert.equal(await k.locator('.kinputs').isVisible(), true);
+  // On a wide screen nothing folds.
+  const wide = await open('?page=workload');
+  assert.equal(await wide.locator('.inputs-fold .fold-body').isVisible(), true);
+  assert.equal(await wide.locator('.inputs-fold .fold-bar').isVisible(), false);
+  assert.deepEqual([...page.errors, ...k.errors, ...wide.errors], []);
+});
+
+test('workload: serving it yourself beside dated, sourced API prices, with the break-even utilisation', async () => {
+  const page = await open('?page=workload&wsys=hgx-h100-8&wmodel=llama3-70b&wdtype=fp8');
+  await page.waitForSelector('#api-prices');
+  const rows = await page.$$eval('#api-prices tbody tr', (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.ok(rows.length >= 6, `${rows.length} prices`);
+  // The same model leads, marked; every price is dated.
+  assert.match(rows[0][0], /Llama 3\.3 70B.*✓/);
+  for (const r of rows) assert.match(r[7], /^20\d\d-\d\d/, r.join(' | '));
+  const own = Number(await page.getAttribute('#self-usd-per-mtok', 'data-v'));
+  assert.ok(own > 0);
+  assert.ok(await page.$('[data-csv="api-prices"]'));
+  assert.deepEqual(page.errors, []);
+});
+
 test('offline: after one visit every page opens from cold with the network cut, and the app installs', async () => {
   // Served from a sub-path, as a static host may.
   const root = mkdtempSync(join(tmpdir(), 'accelscope-host-'));

@@ -18,6 +18,14 @@ const STYLE: &str = r#"
 .kform .hide, .ncform .hide { display: none; }
 .kform label select { max-width: 11rem; min-width: 0; }
 .kernels-page button:disabled { opacity: 0.5; cursor: default; }
+.kfold-bar { display: none; }
+@media (max-width: 640px) {
+  .kexp { display: flex; flex-direction: column; }
+  .kexp > .kanswer { order: 1; }
+  .kexp > .kfold-bar { order: 2; display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.4rem 0.6rem; margin: 0.6rem 0; }
+  .kexp > .kinputs { order: 3; }
+  .kexp:not(.kshow) > .kinputs { display: none; }
+}
 .krecipes { display: flex; flex-wrap: wrap; gap: 0.35rem; margin: 0.8rem 0 0.4rem; align-items: center; }
 .kactions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.6rem 0; }
 .kest, .kformula { color: var(--muted); font-size: 0.9rem; margin: 0.3rem 0; max-width: 90ch; }
@@ -108,6 +116,9 @@ pub fn page_html(spec: &KernelSpec, device: &[DeviceRoof], gpu: &str) -> String 
     let third_hidden = if dims[2] == "-" { " hide" } else { "" };
     let mut h = format!("<style>{STYLE}</style>");
     h.push_str(r#"<section class="page kernels-page"><h1>Kernels</h1><p class="lead">Real kernels run in this tab, in a Web Worker, on inputs rounded to the format you choose, and are compared with an f64 reference computed from the unrounded inputs. Everything is seeded, so the link reproduces the run exactly.</p>"#);
+    // The experiment: its inputs, then its answer; on a phone the answer comes first and the
+    // inputs fold into one line (the `kshow` class unfolds them).
+    h.push_str(r#"<div class="kexp"><div class="kfold-bar"><span class="small-note">Kernel, sizes, formats and seed as the link sets them.</span><button type="button" class="small" data-act="fold" aria-expanded="false">Change inputs</button></div><div class="kinputs">"#);
     h.push_str(r#"<div class="krecipes" role="group" aria-label="Recipes"><span>Recipes:</span>"#);
     for (v, label) in [
         ("bf16", "BF16"),
@@ -151,7 +162,7 @@ pub fn page_html(spec: &KernelSpec, device: &[DeviceRoof], gpu: &str) -> String 
         if spec.stochastic { " checked" } else { "" },
         if spec.saturate { " checked" } else { "" },
     );
-    h.push_str(r#"<p class="kformula"></p><p class="kest"></p><div class="kactions"><button type="button" data-act="run">Run</button><button type="button" data-act="sweep">Compare every format</button><button type="button" data-act="cancel" disabled>Cancel</button><span class="kstatus" role="status" aria-live="polite"></span></div><div id="kresult" class="kwrap"></div><div id="ksweep" class="kwrap"></div>"#);
+    h.push_str(r#"</div><div class="kanswer"><p class="kformula"></p><p class="kest"></p><div class="kactions"><button type="button" data-act="run">Run</button><button type="button" data-act="sweep">Compare every format</button><button type="button" data-act="cancel" disabled>Cancel</button><span class="kstatus" role="status" aria-live="polite"></span></div><div id="kresult" class="kwrap"></div><div id="ksweep" class="kwrap"></div></div></div>"#);
     let _ = write!(
         h,
         r#"<h2>This device on the roofline</h2><p class="lead">Measures this machine's f32 GEMM rate and memory bandwidth (STREAM triad), with one thread and then with one Web Worker per core. The roofs are drawn on the Roofline page beside the catalog's chips and travel in the link as numbers; opening a link never measures again. Only f32 is timed: WebAssembly's standard SIMD has no BF16, FP8 or INT8 multiply (relaxed SIMD's dot products are not in every browser), so a narrower format here would be f32 arithmetic on converted values, as the kernels above are.</p><div class="kactions"><button type="button" data-act="bench">Measure this device</button></div><div id="kdevice" class="kwrap">{}</div><p id="kgpu" class="kest">{}</p></section>"#,

@@ -190,6 +190,14 @@ fn clicked(e: &Event) {
     match act.as_str() {
         "run" | "sweep" => runner::start(&act),
         "cancel" => runner::cancel(),
+        "fold" => {
+            // On a phone: unfold the experiment's inputs, or fold them away again.
+            if let Some(exp) = find_ancestor(&button, ".kexp") {
+                let open = exp.class_list().toggle("kshow").unwrap_or(false);
+                let _ = button.set_attribute("aria-expanded", if open { "true" } else { "false" });
+                button.set_text_content(Some(if open { "Done" } else { "Change inputs" }));
+            }
+        }
         "bench" => bench::start(),
         "ncrun" => ncpage::simulate(),
         "nctune" => ncpage::tune(),

@@ -12,8 +12,10 @@ use leptos::prelude::*;
 use crate::state::use_scenario;
 use crate::widgets::{chart_data, thousands};
 
+mod api;
 mod load;
 use crate::widgets::{escape, Derived, Fig};
+pub use api::ApiBeside;
 
 /// Okabe–Ito colours, told apart with colour-blindness; the job's own platform is first.
 const COLOURS: [&str; 8] = [

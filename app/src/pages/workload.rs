@@ -270,6 +270,7 @@ pub fn WorkloadPage() -> impl IntoView {
                 {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}
             </div>
             <super::serving::ServingCurves job=job/>
+            <super::serving::ApiBeside job=job report=report/>
             <LayoutSearchPanel job=job/>
             <LinkReadingCard job=job report=report/>
             <BreakEven job=job report=report/>

@@ -272,6 +272,54 @@ pub fn break_even_utilisation(self_usd_per_mtok: f64, api_usd_per_mtok: f64) -> 
     (u.is_finite() && u > 0.0 && u <= 1.0).then_some(u)
 }
 
+/// An API price beside serving the same traffic yourself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Beside {
+    /// The price.
+    pub price: &'static ApiPrice,
+    /// What the API charges per million output tokens of the traffic (its prompts, their
+    /// share found in the cache, and the output).
+    pub api_usd_per_mtok: f64,
+    /// Serving it yourself, busy all the time, per million output tokens.
+    pub self_usd_per_mtok: f64,
+    /// The utilisation at which serving yourself costs what the API does (`None`: never
+    /// below 100%).
+    pub break_even: Option<f64>,
+}
+
+/// Every price beside serving the traffic yourself at `self_usd_per_mtok` per million output
+/// tokens: requests of `prompt` input tokens (a share `cached` found in the cache) for
+/// `output` output tokens. The prices of the same model (preset id `model_id`) come first,
+/// then the rest, each group cheapest first.
+#[must_use]
+pub fn beside(
+    model_id: &str,
+    self_usd_per_mtok: f64,
+    prompt: f64,
+    output: f64,
+    cached: f64,
+) -> alloc::vec::Vec<Beside> {
+    let mut v: alloc::vec::Vec<Beside> = PRICES
+        .iter()
+        .map(|p| {
+            let api = p.per_mtok_output(prompt, output, cached);
+            Beside {
+                price: p,
+                api_usd_per_mtok: api,
+                self_usd_per_mtok,
+                break_even: break_even_utilisation(self_usd_per_mtok, api),
+            }
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        let same = |x: &Beside| x.price.model_id != Some(model_id);
+        same(a)
+            .cmp(&same(b))
+            .then(a.api_usd_per_mtok.total_cmp(&b.api_usd_per_mtok))
+    });
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,5 +355,11 @@ mod tests {
         assert_eq!(break_even_utilisation(0.5, 1.0), Some(0.5));
         assert_eq!(break_even_utilisation(2.0, 1.0), None);
         assert_eq!(for_model("llama3-70b")[0].provider, "Groq");
+        // The same model's prices lead; each is the API's cost for the mix against ours.
+        let b = beside("llama3-70b", 0.5, 1024.0, 256.0, 0.0);
+        assert_eq!(b.len(), PRICES.len());
+        assert_eq!(b[0].price.model_id, Some("llama3-70b"));
+        assert!((b[0].api_usd_per_mtok - (4.0 * 0.59 + 0.79)).abs() < 1e-9);
+        assert_eq!(b[0].break_even, Some(0.5 / b[0].api_usd_per_mtok));
     }
 }
