@@ -7,6 +7,7 @@
 //!
 //! Seeded and deterministic: the same configuration and seed give the same result.
 
+pub mod measured;
 pub mod traffic;
 
 use alloc::collections::{BinaryHeap, VecDeque};
