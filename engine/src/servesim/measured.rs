@@ -271,7 +271,7 @@ pub fn checks() -> Result<Vec<LoadCheck>, WorkloadError> {
                 measured,
                 simulated,
                 role,
-                within: ratio <= HELD_OUT_FACTOR && ratio >= 1.0 / HELD_OUT_FACTOR,
+                within: (1.0 / HELD_OUT_FACTOR..=HELD_OUT_FACTOR).contains(&ratio),
             });
         }
     }
