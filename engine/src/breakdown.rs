@@ -327,7 +327,7 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
     // The weights a token's GEMMs touch, in three groups: the attention projections, the MLPs
     // (or experts) and the output head. Their FLOPs and the weights they stream are in the
     // same proportion.
-    let attn = f64::from(m.layers) * m.attn_params();
+    let attn = m.attn_params_all();
     let head = f64::from(m.vocab) * m.d();
     let mlp = (m.params_active() - attn - head).max(0.0);
     let all = (attn + mlp + head).max(1.0);

@@ -488,15 +488,17 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
         }
         // The step: one token of every decoding sequence, then prefill chunks in admission
         // order up to the token budget.
-        let (mut decode, mut att, mut prefill, mut prefill_flops, mut reload) =
-            (0.0, 0.0, 0.0, 0.0, 0.0);
+        let (mut decode, mut att, mut indexed) = (0.0, 0.0, 0.0);
+        let (mut prefill, mut prefill_flops, mut reload) = (0.0, 0.0, 0.0);
         let mut budget = f64::from(cfg.token_budget);
         let mut chunks: Vec<(usize, u32)> = Vec::new();
         for &i in &running {
             let r = &reqs[i];
             if r.prefilled >= r.to_prefill {
                 decode += 1.0;
-                att += m.attended(f64::from(r.prompt + r.generated));
+                let ctx = f64::from(r.prompt + r.generated);
+                att += m.attended_read(ctx);
+                indexed += ctx;
                 budget -= 1.0;
             }
         }
@@ -510,8 +512,9 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
                 let from = f64::from(r.cached + r.prefilled);
                 let to = from + f64::from(c);
                 prefill += f64::from(c);
-                prefill_flops +=
-                    f64::from(c) * m.forward_flops_per_token(m.mean_attended(from, to));
+                prefill_flops += f64::from(c)
+                    * (m.forward_flops_per_token(m.mean_attended(from, to))
+                        + m.indexer_flops((from + to) / 2.0));
                 budget -= f64::from(c);
                 reload += r.reload_s;
                 chunks.push((i, c));
@@ -524,7 +527,13 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
         if exchanges[tokens].is_nan() {
             exchanges[tokens] = sm.exchanges(tokens as f64)?;
         }
-        let dt = sm.step_with(decode, att, prefill, prefill_flops, exchanges[tokens]) + reload;
+        let dt = sm.step_with(
+            decode,
+            (att, indexed),
+            prefill,
+            prefill_flops,
+            exchanges[tokens],
+        ) + reload;
         let start = t;
         t += dt;
         busy += dt;

@@ -21,7 +21,7 @@ pub const MAX_NAME: usize = 80;
 
 /// Limits of a shape: beyond any model published, and small enough that the step and memory
 /// arithmetic stays finite.
-const LIMITS: [(&str, &str, u32, u32); 19] = [
+const LIMITS: [(&str, &str, u32, u32); 28] = [
     ("l", "layers", 1, 1024),
     ("d", "hidden size", 1, 262_144),
     ("h", "attention heads", 1, 4096),
@@ -41,6 +41,15 @@ const LIMITS: [(&str, &str, u32, u32); 19] = [
     ("wl", "windowed layers", 0, 1024),
     ("w", "attention window", 0, 10_000_000),
     ("ck", "chunked windows (0 or 1)", 0, 1),
+    ("ll", "linear-attention layers", 0, 1024),
+    ("lk", "linear-attention key heads", 0, 4096),
+    ("lv", "linear-attention value heads", 0, 4096),
+    ("lkd", "linear-attention key head dimension", 0, 65_536),
+    ("lvd", "linear-attention value head dimension", 0, 65_536),
+    ("lc", "linear-attention convolution width", 0, 64),
+    ("tk", "tokens sparse attention picks", 0, 10_000_000),
+    ("ih", "sparse-attention indexer heads", 0, 4096),
+    ("idim", "sparse-attention indexer head dimension", 0, 65_536),
 ];
 
 fn bad(what: String) -> WorkloadError {
@@ -102,6 +111,19 @@ impl Model {
             if self.chunked {
                 s.push_str(",ck1");
             }
+        }
+        if self.linear_layers > 0 {
+            let [nk, nv, dk, dv, conv] = self.linear;
+            s.push_str(&format!(
+                ",ll{},lk{nk},lv{nv},lkd{dk},lvd{dv},lc{conv}",
+                self.linear_layers
+            ));
+        }
+        if self.sparse_topk > 0 {
+            s.push_str(&format!(
+                ",tk{},ih{},idim{}",
+                self.sparse_topk, self.indexer[0], self.indexer[1]
+            ));
         }
         if let Some(a) = self.mla {
             s.push_str(&format!(
@@ -204,6 +226,15 @@ impl Model {
                 "wl" => m.window_layers = x,
                 "w" => m.window = x,
                 "ck" => m.chunked = x == 1,
+                "ll" => m.linear_layers = x,
+                "lk" => m.linear[0] = x,
+                "lv" => m.linear[1] = x,
+                "lkd" => m.linear[2] = x,
+                "lvd" => m.linear[3] = x,
+                "lc" => m.linear[4] = x,
+                "tk" => m.sparse_topk = x,
+                "ih" => m.indexer[0] = x,
+                "idim" => m.indexer[1] = x,
                 _ => m.qkv_bias = x == 1,
             }
         }
@@ -274,6 +305,23 @@ impl Model {
         }
         if self.chunked && self.window_layers == 0 {
             return Err("chunked windows need windowed layers".into());
+        }
+        if self.window_layers.saturating_add(self.linear_layers) > self.layers {
+            return Err(format!(
+                "{} windowed and {} linear-attention layers are more than the {} layers",
+                self.window_layers, self.linear_layers, self.layers
+            ));
+        }
+        if self.linear_layers > 0 && self.linear.contains(&0) {
+            return Err("linear-attention layers need their key and value heads, head dimensions and convolution width".into());
+        }
+        if self.linear_layers == 0 && self.linear != [0; 5] {
+            return Err("a linear-attention shape needs linear-attention layers".into());
+        }
+        if (self.sparse_topk > 0) != (self.indexer[0] > 0 && self.indexer[1] > 0) {
+            return Err(
+                "sparse attention's top k and its indexer's heads and dimension go together".into(),
+            );
         }
         if let Some(a) = self.mla {
             if a.kv_lora == 0 || a.qk_nope + a.qk_rope == 0 || a.v_head == 0 {
@@ -475,7 +523,7 @@ const IGNORED: [&str; 56] = [
 ];
 
 /// The shape keys read, for the message about the others.
-const READ: [&str; 31] = [
+const READ: [&str; 40] = [
     "hidden_size",
     "intermediate_size",
     "num_hidden_layers",
@@ -507,6 +555,15 @@ const READ: [&str; 31] = [
     "attention_chunk_size",
     "no_rope_layers",
     "sliding_window_pattern",
+    "full_attention_interval",
+    "linear_num_key_heads",
+    "linear_num_value_heads",
+    "linear_key_head_dim",
+    "linear_value_head_dim",
+    "linear_conv_kernel_dim",
+    "index_topk",
+    "index_n_heads",
+    "index_head_dim",
 ];
 
 /// The layers of a config that attend within a window, and the window: from `layer_types`
@@ -572,12 +629,7 @@ fn read_windows(
         }
         let count = |t: &str| types.iter().filter(|x| x.as_str() == t).count() as u32;
         let sliding = count("sliding_attention");
-        let linear = count("linear_attention");
-        if linear > 0 {
-            notes.push(format!(
-                "{linear} linear-attention layers are counted as full attention (their fixed state is not modelled yet)"
-            ));
-        }
+        read_linear(v, m, count("linear_attention"), notes)?;
         if sliding > 0 {
             let w = window.ok_or("layer_types has sliding layers but sliding_window is missing")?;
             m.window_layers = sliding;
@@ -587,6 +639,9 @@ fn read_windows(
             ));
         }
         return Ok(());
+    }
+    if let Some(n) = num("full_attention_interval")?.filter(|n| *n > 1) {
+        read_linear(v, m, layers - layers / n, notes)?;
     }
     let Some(w) = window else { return Ok(()) };
     if w >= 1_000_000 {
@@ -604,6 +659,65 @@ fn read_windows(
     notes.push(format!(
         "{local} of {layers} layers attend to a sliding window of {w} tokens"
     ));
+    Ok(())
+}
+
+/// The shape of `count` linear-attention (Gated DeltaNet) layers, from Qwen3-Next's fields.
+fn read_linear(
+    v: &Value,
+    m: &mut Model,
+    count: u32,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    if count == 0 {
+        return Ok(());
+    }
+    let get = |key: &str, default: Option<u32>| -> Result<u32, String> {
+        match v.get(key) {
+            Some(Value::Number(x)) if *x >= 1.0 && *x <= 65_536.0 && *x == libm::floor(*x) => {
+                Ok(*x as u32)
+            }
+            None | Some(Value::Null) => {
+                default.ok_or_else(|| format!("{count} linear-attention layers need {key}"))
+            }
+            Some(other) => Err(format!(
+                "{key} is {}, not a whole number from 1 to 65,536",
+                other.kind()
+            )),
+        }
+    };
+    m.linear_layers = count;
+    m.linear = [
+        get("linear_num_key_heads", None)?,
+        get("linear_num_value_heads", None)?,
+        get("linear_key_head_dim", None)?,
+        get("linear_value_head_dim", None)?,
+        get("linear_conv_kernel_dim", Some(4))?,
+    ];
+    notes.push(format!(
+        "{count} of {} layers are linear attention: no KV cache, a fixed state per sequence",
+        m.layers
+    ));
+    Ok(())
+}
+
+/// DeepSeek's sparse attention (V3.2): the tokens its indexer picks, and the indexer's shape.
+fn read_sparse(v: &Value, m: &mut Model, notes: &mut Vec<String>) -> Result<(), String> {
+    let num = |key: &str| match v.get(key) {
+        Some(Value::Number(x)) if *x >= 1.0 && *x <= 1e7 && *x == libm::floor(*x) => {
+            Ok(Some(*x as u32))
+        }
+        None | Some(Value::Null) => Ok(None),
+        Some(other) => Err(format!("{key} is {}, not a whole number", other.kind())),
+    };
+    if let Some(k) = num("index_topk")? {
+        let need = |key: &str| num(key)?.ok_or_else(|| format!("index_topk needs {key}"));
+        m.sparse_topk = k;
+        m.indexer = [need("index_n_heads")?, need("index_head_dim")?];
+        notes.push(format!(
+            "sparse attention: each token attends to the {k} tokens its indexer picks"
+        ));
+    }
     Ok(())
 }
 
@@ -688,6 +802,8 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
                 | "gemma2"
                 | "gemma3_text"
                 | "llama4_text"
+                | "qwen3_next"
+                | "deepseek_v32"
                 | ""
         ) {
             notes.push(format!(
@@ -759,6 +875,7 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
             });
         }
         read_windows(&v, &kind, &mut m, &mut notes)?;
+        read_sparse(&v, &mut m, &mut notes)?;
         let pos = num("max_position_embeddings")?.unwrap_or(0);
         m.seq = if pos == 0 { 4096 } else { pos.min(8192) };
         if pos > 8192 {
@@ -1002,5 +1119,83 @@ mod tests {
                 .unwrap_err()
                 .contains("layer_types")
         );
+    }
+
+    /// Qwen3-Next-80B-A3B's shape (its config's fields as transformers' defaults for the
+    /// checkpoint give them): 48 layers, every 4th full attention (2 KV heads of 256), the rest
+    /// Gated DeltaNet (16 key and 32 value heads of 128, a convolution of 4).
+    #[test]
+    fn qwen3_next_keeps_kv_only_in_its_full_layers() {
+        let text = r#"{"model_type": "qwen3_next", "hidden_size": 2048, "num_hidden_layers": 48,
+            "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256,
+            "intermediate_size": 5120, "vocab_size": 151936, "num_experts": 512,
+            "num_experts_per_tok": 10, "moe_intermediate_size": 512,
+            "shared_expert_intermediate_size": 512, "full_attention_interval": 4,
+            "linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128,
+            "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4,
+            "max_position_embeddings": 262144}"#;
+        let (m, notes) = from_hf_config(text).unwrap();
+        assert_eq!((m.linear_layers, m.linear), (36, [16, 32, 128, 128, 4]));
+        // 12 full layers × 2 KV heads × 256 × 2 (K and V) × 2 bytes = 24,576 bytes a token
+        // (as published for the checkpoint); the linear layers add a fixed state.
+        let d = crate::dtype::Dtype::Bf16;
+        let grows = m.kv_bytes(d, 2.0e4) - m.kv_bytes(d, 1.0e4);
+        assert!((grows / 1.0e4 - 24_576.0).abs() < 1e-6, "{grows}");
+        // 36 × (32 × 128 × 128 + (2 × 16 × 128 + 32 × 128) × 3) elements of state.
+        assert_eq!(m.linear_state(), 36.0 * (524_288.0 + 24_576.0));
+        // The name says it: about 80B parameters, "A3B" a token (rounded: the count here,
+        // output head included, is 3.46B).
+        assert!(
+            (m.params_total() / 80e9 - 1.0).abs() < 0.03,
+            "{}",
+            m.params_total()
+        );
+        assert!(
+            (m.params_active() / 3e9 - 1.0).abs() < 0.2,
+            "{}",
+            m.params_active()
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("36 of 48 layers are linear")),
+            "{notes:?}"
+        );
+        assert_eq!(Model::parse_spec(&m.to_spec()).unwrap(), m);
+        // Linear layers attend to nothing: training's attention work is a quarter.
+        assert!((m.causal_share(4096.0) - 0.25).abs() < 1e-12);
+    }
+
+    /// DeepSeek-V3.2's config (as MaxText copies it from the checkpoint): its sparse attention
+    /// reads the 2,048 tokens the indexer picks, while every token's latent stays cached.
+    #[test]
+    fn deepseek_v32_reads_only_what_its_indexer_picks() {
+        let text = r#"{"model_type": "deepseek_v32", "hidden_size": 7168, "num_hidden_layers": 61,
+            "num_attention_heads": 128, "num_key_value_heads": 128, "intermediate_size": 18432,
+            "vocab_size": 129280, "n_routed_experts": 256, "num_experts_per_tok": 8,
+            "n_shared_experts": 1, "moe_intermediate_size": 2048, "first_k_dense_replace": 3,
+            "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128,
+            "qk_rope_head_dim": 64, "v_head_dim": 128, "index_topk": 2048, "index_n_heads": 64,
+            "index_head_dim": 128, "max_position_embeddings": 163840}"#;
+        let (m, _) = from_hf_config(text).unwrap();
+        assert_eq!((m.sparse_topk, m.indexer), (2048, [64, 128]));
+        assert_eq!(m.attended_read(32_768.0), 2048.0);
+        assert_eq!(m.attended(32_768.0), 32_768.0);
+        // Kept a token: the latent and rotary key (61 × 576 × 2 bytes in BF16) and the
+        // indexer's FP8 key and scale (61 × 132).
+        let d = crate::dtype::Dtype::Bf16;
+        let per = (m.kv_bytes(d, 2.0e4) - m.kv_bytes(d, 1.0e4)) / 1.0e4;
+        assert!(
+            (per - (61.0 * 576.0 * 2.0 + 61.0 * 132.0)).abs() < 1e-6,
+            "{per}"
+        );
+        assert!(m.indexer_flops(1000.0) > 0.0);
+        // DeepSeek-V3's 671B, and the indexers' ~1B.
+        assert!(
+            (m.params_total() / 672e9 - 1.0).abs() < 0.02,
+            "{}",
+            m.params_total()
+        );
+        assert_eq!(Model::parse_spec(&m.to_spec()).unwrap(), m);
     }
 }

@@ -69,7 +69,26 @@ pub struct Model {
     /// Llama 4) rather than sliding over the last `window` tokens.
     #[cfg_attr(feature = "serde", serde(default))]
     pub chunked: bool,
+    /// Layers of linear attention (Gated DeltaNet, Qwen3-Next): no KV cache, a fixed state
+    /// per sequence instead; 0 for none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub linear_layers: u32,
+    /// Their shape: key heads, value heads, key and value head dimensions, and the width of
+    /// their short convolution.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub linear: [u32; 5],
+    /// DeepSeek's sparse attention: each token attends to the `topk` tokens a lightning
+    /// indexer picks (0: every token).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sparse_topk: u32,
+    /// The indexer's heads and head dimension.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub indexer: [u32; 2],
 }
+
+/// Bytes the sparse-attention indexer keeps per token per layer: its FP8 key and one FP32
+/// scale (DeepSeek-V3.2's reference implementation and vLLM's cache layout).
+const INDEXER_KEY_EXTRA: f64 = 4.0;
 
 /// The dimensions of multi-head latent attention: queries and keys/values go through
 /// low-rank projections, and the KV cache holds the compressed latent and the rotary key.
@@ -131,6 +150,33 @@ impl Model {
         };
         2.0 * d * h * hd + 2.0 * d * kv * hd + bias
     }
+    /// Attention parameters of every layer: full or windowed attention, linear attention and
+    /// the sparse-attention indexer where the model has them.
+    pub(crate) fn attn_params_all(&self) -> f64 {
+        let l = f64::from(self.layers);
+        if self.linear_layers == 0 && self.sparse_topk == 0 {
+            return l * self.attn_params();
+        }
+        let ll = f64::from(self.linear_layers.min(self.layers));
+        let d = self.d();
+        let [nk, nv, dk, dv, conv] = self.linear.map(f64::from);
+        // Gated DeltaNet: q, k, v and the output gate z in; the decay and write rates (a, b);
+        // the short convolution over q, k and v; the output, its norm, A and the dt bias.
+        let linear = d * (2.0 * nk * dk + 2.0 * nv * dv)
+            + d * 2.0 * nv
+            + (2.0 * nk * dk + nv * dv) * conv
+            + nv * dv * d
+            + dv
+            + 2.0 * nv;
+        let [ih, idim] = self.indexer.map(f64::from);
+        let q = self.mla.map_or(d, |a| f64::from(a.q_lora.max(1)));
+        let indexer = if self.sparse_topk > 0 {
+            q * ih * idim + d * idim + d * ih + 2.0 * idim
+        } else {
+            0.0
+        };
+        (l - ll) * self.attn_params() + ll * linear + l * indexer
+    }
     pub(crate) fn ffn_params(&self, inner: u32) -> f64 {
         (if self.gated { 3.0 } else { 2.0 }) * self.d() * f64::from(inner)
     }
@@ -151,8 +197,7 @@ impl Model {
     /// Every parameter, embeddings and output head included.
     #[must_use]
     pub fn params_total(&self) -> f64 {
-        let l = f64::from(self.layers);
-        l * self.attn_params()
+        self.attn_params_all()
             + self.dense_ffn_layers() * self.ffn_params(self.ffn)
             + self.moe_layers() * self.expert_params(self.experts + self.shared_experts)
             + self.moe_layers() * self.router_params()
@@ -170,8 +215,7 @@ impl Model {
     /// Parameters one token's matmuls touch (the output head counts, the embedding lookup not).
     #[must_use]
     pub fn params_active(&self) -> f64 {
-        let l = f64::from(self.layers);
-        l * self.attn_params()
+        self.attn_params_all()
             + self.dense_ffn_layers() * self.ffn_params(self.ffn)
             + self.moe_layers() * self.expert_params(self.active_experts + self.shared_experts)
             + self.moe_layers() * self.router_params()
@@ -186,40 +230,57 @@ impl Model {
         }
     }
 
-    /// The context a token at position `ctx` attends to, averaged over the layers, which is
-    /// also the KV cache a sequence of `ctx` tokens keeps per layer: `ctx` in a full-attention
-    /// layer, at most the window in a windowed one (for chunks, the most a chunk holds).
+    /// Layers of linear attention, bounded by the layers there are.
+    fn linear_count(&self) -> f64 {
+        f64::from(self.linear_layers.min(self.layers))
+    }
+
+    /// Whether every layer attends to the whole context (no window, linear layer or sparse
+    /// attention): the presets, whose figures must not move by a rounding.
+    fn plain(&self) -> bool {
+        self.windowed() == 0.0 && self.linear_layers == 0 && self.sparse_topk == 0
+    }
+
+    /// The KV cache a sequence of `ctx` tokens keeps, in tokens, averaged over the layers:
+    /// `ctx` in a full-attention layer, at most the window in a windowed one (for chunks, the
+    /// most a chunk holds), none in a linear-attention layer. Sparse attention keeps every
+    /// token.
     #[must_use]
     pub fn attended(&self, ctx: f64) -> f64 {
-        let w = self.windowed();
-        if w == 0.0 {
+        if self.plain() {
             return ctx;
         }
-        let l = f64::from(self.layers);
-        ((l - w) * ctx + w * ctx.min(f64::from(self.window))) / l
+        let (l, w, ll) = (f64::from(self.layers), self.windowed(), self.linear_count());
+        ((l - w - ll) * ctx + w * ctx.min(f64::from(self.window))) / l
+    }
+
+    /// The context a token at position `ctx` reads and computes with, averaged over the
+    /// layers: [`Model::attended`], but at most the `topk` tokens sparse attention picks.
+    #[must_use]
+    pub fn attended_read(&self, ctx: f64) -> f64 {
+        if self.sparse_topk == 0 {
+            return self.attended(ctx);
+        }
+        self.attended(ctx.min(f64::from(self.sparse_topk)))
     }
 
     /// The mean context attended by the tokens at positions `from` to `to` (a causal pass
     /// over them, the tokens before `from` already cached), averaged over the layers: for full
-    /// attention (from + to)/2; in a window, what the window leaves, exactly.
+    /// attention (from + to)/2; in a window (or sparse attention's top k), what it leaves,
+    /// exactly; nothing in a linear-attention layer.
     #[must_use]
     pub fn mean_attended(&self, from: f64, to: f64) -> f64 {
         let full = (from + to) / 2.0;
-        let wl = self.windowed();
-        if wl == 0.0 || to <= from {
+        if self.plain() || to <= from {
             return full;
         }
-        let w = f64::from(self.window);
-        // The integral of min(p, w) over [from, to], or of p mod w for chunks.
-        let win = if self.chunked {
-            let chunk = |x: f64| {
-                let k = libm::floor(x / w);
-                k * w * w / 2.0 + (x - k * w) * (x - k * w) / 2.0
-            };
-            (chunk(to) - chunk(from)) / (to - from)
-        } else {
+        // The mean over [from, to] of min(p, w), or of p mod w for chunks.
+        let capped = |w: f64, chunked: bool| {
             let int = |x: f64| {
-                if x <= w {
+                if chunked {
+                    let k = libm::floor(x / w);
+                    k * w * w / 2.0 + (x - k * w) * (x - k * w) / 2.0
+                } else if x <= w {
                     x * x / 2.0
                 } else {
                     w * w / 2.0 + (x - w) * w
@@ -227,19 +288,58 @@ impl Model {
             };
             (int(to) - int(from)) / (to - from)
         };
-        let l = f64::from(self.layers);
-        ((l - wl) * full + wl * win) / l
+        let (l, wl, ll) = (f64::from(self.layers), self.windowed(), self.linear_count());
+        let full_part = if self.sparse_topk > 0 {
+            capped(f64::from(self.sparse_topk), false)
+        } else {
+            full
+        };
+        let win_part = if wl > 0.0 {
+            capped(f64::from(self.window), self.chunked)
+        } else {
+            0.0
+        };
+        ((l - wl - ll) * full_part + wl * win_part) / l
     }
 
-    /// The share of full causal attention's work a pass over `s` tokens does: 1 without
-    /// windows.
+    /// The share of full causal attention's work a pass over `s` tokens does: 1 when every
+    /// layer attends to the whole context.
     #[must_use]
     pub fn causal_share(&self, s: f64) -> f64 {
-        if self.windowed() == 0.0 || s <= 0.0 {
+        if self.plain() || s <= 0.0 {
             1.0
         } else {
             self.mean_attended(0.0, s) / (s / 2.0)
         }
+    }
+
+    /// The sparse-attention indexer's FLOPs for one token scoring `ctx` tokens (0 without
+    /// one): every layer's heads dot its query with each token's key.
+    #[must_use]
+    pub fn indexer_flops(&self, ctx: f64) -> f64 {
+        if self.sparse_topk == 0 {
+            return 0.0;
+        }
+        let [ih, idim] = self.indexer.map(f64::from);
+        2.0 * f64::from(self.layers) * ih * idim * ctx
+    }
+
+    /// Bytes of the indexer's keys one token keeps (and a decoded token reads for each token
+    /// of its context): 0 without one.
+    #[must_use]
+    pub fn indexer_bytes_per_token(&self) -> f64 {
+        if self.sparse_topk == 0 {
+            return 0.0;
+        }
+        f64::from(self.layers) * (f64::from(self.indexer[1]) + INDEXER_KEY_EXTRA)
+    }
+
+    /// Elements of the fixed state one sequence keeps in its linear-attention layers: each
+    /// value head's key-by-value matrix and the short convolution's window.
+    #[must_use]
+    pub fn linear_state(&self) -> f64 {
+        let [nk, nv, dk, dv, conv] = self.linear.map(f64::from);
+        self.linear_count() * (nv * dk * dv + (2.0 * nk * dk + nv * dv) * (conv - 1.0).max(0.0))
     }
 
     /// Forward FLOPs per token at context length `ctx` (2·N + attention 4·L·d·ctx/2, causal).
@@ -258,7 +358,13 @@ impl Model {
     /// keeps only its window.
     #[must_use]
     pub fn kv_bytes(&self, d: Dtype, ctx: f64) -> f64 {
+        if self.plain() {
+            return self.kv_bytes_per_token(d) * ctx;
+        }
+        // Linear layers' state is taken in the cache's format (implementations differ).
         self.kv_bytes_per_token(d) * self.attended(ctx)
+            + self.indexer_bytes_per_token() * ctx
+            + self.linear_state() * d.bytes()
     }
 
     /// KV-cache bytes per token of context in format `d`, every layer counted (a windowed

@@ -375,8 +375,22 @@ impl StepModel {
             .max(att * self.kv_bytes / t / self.bw)
     }
 
+    /// The sparse-attention indexer of decoded tokens scoring `ctx` tokens of context in all,
+    /// `tokens` new tokens a sequence: its FLOPs or its keys streamed, whichever is slower
+    /// (0 without one).
+    #[must_use]
+    pub fn indexer(&self, tokens: f64, ctx: f64) -> f64 {
+        if self.model.sparse_topk == 0 {
+            return 0.0;
+        }
+        let t = f64::from(self.tp);
+        (tokens * self.model.indexer_flops(ctx) / t / self.peak)
+            .max(ctx * self.model.indexer_bytes_per_token() / t / self.bw)
+    }
+
     /// One step of a replica: `decode` sequences each decoding one token, `att` the context
-    /// they attend to in all, and prefill chunks of `prefill` tokens in all doing
+    /// they attend to in all (and `indexed`, the context a sparse indexer scores), and prefill
+    /// chunks of `prefill` tokens in all doing
     /// `prefill_flops` FLOPs (attention over their prompts included). Its GEMMs run their
     /// FLOPs or stream the weights once, whichever is slower; then attention over the KV
     /// caches, the launches and the exchanges of every token.
@@ -386,12 +400,12 @@ impl StepModel {
     pub fn step(
         &self,
         decode: f64,
-        att: f64,
+        (att, indexed): (f64, f64),
         prefill: f64,
         prefill_flops: f64,
     ) -> Result<f64, WorkloadError> {
         let exchanges = self.exchanges(decode + prefill)?;
-        Ok(self.step_with(decode, att, prefill, prefill_flops, exchanges))
+        Ok(self.step_with(decode, (att, indexed), prefill, prefill_flops, exchanges))
     }
 
     /// [`StepModel::step`] with the step's exchanges already known (a simulation looks them
@@ -400,7 +414,7 @@ impl StepModel {
     pub fn step_with(
         &self,
         decode: f64,
-        att: f64,
+        (att, indexed): (f64, f64),
         prefill: f64,
         prefill_flops: f64,
         exchanges: f64,
@@ -413,7 +427,7 @@ impl StepModel {
         let flops = decode * self.decode_gemm_flops(if decode > 0.0 { att / decode } else { 0.0 })
             + prefill_flops;
         let gemm = (flops / t / self.peak).max(self.streamed(tokens) / t / self.bw);
-        gemm + self.calls + self.decode_attention(1.0, att) + exchanges
+        gemm + self.calls + self.decode_attention(1.0, att) + self.indexer(1.0, indexed) + exchanges
     }
 }
 
@@ -466,7 +480,14 @@ pub(crate) fn infer_with(
             .max(m.kv_bytes_per_token(Dtype::Fp8)),
     };
     // A windowed layer keeps only its window of a sequence's keys and values.
-    let kv = f64::from(cfg.batch) * m.attended(mean_ctx) * kv_bytes;
+    // (Linear layers' state in the cache's format; the sparse indexer's FP8 keys.)
+    let kv_elem = cfg
+        .kv_dtype
+        .map_or(cfg.dtype.bytes().max(1.0), |d| d.bytes());
+    let kv = f64::from(cfg.batch)
+        * (m.attended(mean_ctx) * kv_bytes
+            + m.indexer_bytes_per_token() * mean_ctx
+            + m.linear_state() * kv_elem);
     // Leave 10% of HBM for activations and the runtime.
     let usable = 0.9 * hbm;
     let domain = cluster.system.chips();
@@ -554,7 +575,9 @@ pub(crate) fn infer_with(
         None => (b, mean_ctx),
     };
     // What a decoded token attends to: the whole context, or a window of it.
-    let ctx_run = m.attended(ctx_run);
+    // (Sparse attention reads its top k of them; its indexer scores them all.)
+    let indexed = ctx_run;
+    let ctx_run = m.attended_read(ctx_run);
     let attn_flops = sm.decode_attention_flops(ctx_run);
     let gemm_flops = b_run * sm.decode_gemm_flops(ctx_run) / t;
     let exchanges = |tokens: f64| sm.exchanges(tokens);
@@ -563,7 +586,7 @@ pub(crate) fn infer_with(
         Ok([
             (n * gemm_flops / peak).max(streamed(tokens) / t / bw),
             calls,
-            sm.decode_attention(n, b_run * ctx_run),
+            sm.decode_attention(n, b_run * ctx_run) + sm.indexer(n, b_run * indexed),
             exchanges(tokens)?,
         ])
     };
@@ -596,8 +619,13 @@ pub(crate) fn infer_with(
             m.mean_attended(prompt * cfg.prefix_hit, prompt)
         }
     };
-    let prefill_flops =
-        |prompt: f64| fresh * prompt * m.forward_flops_per_token(prefill_ctx(prompt)) / t / peak;
+    // A fresh prompt token's FLOPs: the weights, attention over its context, and the sparse
+    // indexer's scoring of the whole context before it.
+    let prefill_token_flops = |prompt: f64| {
+        m.forward_flops_per_token(prefill_ctx(prompt))
+            + m.indexer_flops(prompt * (cfg.prefix_hit + fresh / 2.0))
+    };
+    let prefill_flops = |prompt: f64| fresh * prompt * prefill_token_flops(prompt) / t / peak;
     // A compiled deployment prefills each prompt alone, padded to its bucket; otherwise the
     // batch's prompts run in one pass. A pass runs its FLOPs or streams the weights,
     // whichever is slower (short prompts are bound by the weights, as a decode step is), then
@@ -609,7 +637,7 @@ pub(crate) fn infer_with(
     // The FLOPs of one pass on one chip, and the share of them attention takes.
     let pass_flop = |prompt: f64, n: f64| {
         let ctx = prefill_ctx(prompt);
-        let per_token = m.forward_flops_per_token(ctx);
+        let per_token = prefill_token_flops(prompt);
         (
             n * fresh * prompt * per_token / t,
             2.0 * f64::from(m.layers) * m.d() * ctx / per_token,
