@@ -1225,6 +1225,8 @@ test('workload: serving simulated request by request in a worker, with TTFT agai
   await page.waitForSelector('#sim-run');
   await page.fill('input[name=sim-rate]', '3');
   await page.dispatchEvent('input[name=sim-rate]', 'change');
+  // The simulation's settings travel in the link.
+  await page.waitForFunction(() => location.search.includes('wsrate=3'));
   await page.click('#sim-run');
   await page.waitForSelector('#sim-result', { timeout: 60000 });
   // Under load the queue adds to the first token; the analytic figure is for a request alone.

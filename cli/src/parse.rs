@@ -97,6 +97,23 @@ pub fn keyed(key: &'static str) -> Check<impl Fn(&str, &str) -> Result<u32, Stri
     })
 }
 
+/// A number within the range of the link key `key`: a flag and its link key accept exactly
+/// the same values.
+pub fn keyed_number(
+    key: &'static str,
+) -> Check<impl Fn(&str, &str) -> Result<f64, String> + Clone> {
+    Check(move |flag: &str, x: &str| {
+        let (lo, hi) = engine::scenario::keys::range(key).unwrap_or((0.0, f64::MAX));
+        match x.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() && (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "--{flag} must be a number from {lo} to {hi} (as the link key {key}), got '{}'",
+                clip(x)
+            )),
+        }
+    })
+}
+
 fn positive_number(flag: &str, x: &str) -> Result<f64, String> {
     match x.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && n > 0.0 => Ok(n),

@@ -123,6 +123,14 @@ pub struct Job {
     /// experts a step's tokens touch, with all-to-alls), what links of version 3 were made
     /// with; 2 is what links of version 2 and earlier were made with.
     pub model_version: u32,
+    /// The serving simulation: requests per second at one replica.
+    pub sim_rate: f64,
+    /// Its traffic ([`crate::servesim::Traffic::IDS`]).
+    pub sim_traffic: String,
+    /// Its seconds of arrivals.
+    pub sim_duration_s: f64,
+    /// Whether it keeps a session's context between turns.
+    pub sim_prefix_cache: bool,
 }
 
 /// The model version new links use ([`Job::model_version`]).
@@ -180,6 +188,10 @@ impl Default for Job {
             restart_min: None,
             expert_imbalance: None,
             ckpt_bytes_per_s: None,
+            sim_rate: 2.0,
+            sim_traffic: "poisson".into(),
+            sim_duration_s: crate::servesim::DEFAULT_DURATION_S,
+            sim_prefix_cache: true,
         }
     }
 }

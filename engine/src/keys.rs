@@ -191,6 +191,22 @@ pub const KEYS: &[Key] = &[
     bounded("wov", Kind::Number, (0.0, 1.0), 1, "communication overlap"),
     bounded("wnet", Kind::Number, (0.0, 1e6), 1, "networking $ per chip"),
     bounded("wload", Kind::Number, (0.05, 1.0), 1, "average load"),
+    bounded(
+        "wsrate",
+        Kind::Number,
+        (0.001, 10_000.0),
+        4,
+        "serving simulation: requests/s",
+    ),
+    key("wstraffic", Kind::Id, 4, "serving simulation: traffic"),
+    bounded(
+        "wsdur",
+        Kind::Number,
+        (1.0, 3600.0),
+        4,
+        "serving simulation: seconds",
+    ),
+    key("wspc", Kind::Flag, 4, "serving simulation: prefix cache"),
     key("wref", Kind::Id, 1, "platform compared with"),
     key("wlever", Kind::Id, 1, "break-even lever"),
     bounded(

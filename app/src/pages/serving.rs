@@ -245,6 +245,10 @@ pub fn ServingCurves(
             compare_with: d.compare_with,
             lever: d.lever,
             curve_per_usd: false,
+            sim_rate: d.sim_rate,
+            sim_traffic: d.sim_traffic.clone(),
+            sim_duration_s: d.sim_duration_s,
+            sim_prefix_cache: d.sim_prefix_cache,
             ..j.clone()
         })
     });

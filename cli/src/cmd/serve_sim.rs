@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = parse::count())]
     tp: Option<u32>,
     /// Requests per second arriving at the replica (for sessions, their turns)
-    #[arg(long, value_name = "R", allow_hyphen_values = true, value_parser = parse::positive())]
+    #[arg(long, value_name = "R", allow_hyphen_values = true, value_parser = parse::keyed_number("wsrate"))]
     rate: f64,
     #[command(flatten)]
     lengths: LengthArgs,
@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long, value_name = "KIND|FILE", default_value = "poisson")]
     trace: String,
     /// Seconds of arrivals to simulate (default 600)
-    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse::positive())]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse::keyed_number("wsdur"))]
     duration: Option<f64>,
     /// Seed of the arrivals and lengths
     #[arg(long, value_name = "N", default_value_t = 1)]

@@ -110,6 +110,10 @@ impl Scenario {
             q.push(format!("wnet={n}"));
         }
         q.push(format!("wload={}", j.load));
+        q.push(format!("wsrate={}", j.sim_rate));
+        q.push(format!("wstraffic={}", j.sim_traffic));
+        q.push(format!("wsdur={}", j.sim_duration_s));
+        q.push(format!("wspc={}", u8::from(j.sim_prefix_cache)));
         q.push(format!("wref={}", enc(&j.compare_with)));
         q.push(format!("wlever={}", j.lever.id()));
         q.push(format!("wttft={}", j.ttft_s));
@@ -433,6 +437,22 @@ impl Scenario {
                         ),
                     ),
                 },
+                "wstraffic" => match crate::servesim::Traffic::named(v) {
+                    Some(t) => s.job.sim_traffic = t.id().into(),
+                    None => note(
+                        "wstraffic",
+                        format!(
+                            "no traffic '{v}' (valid: {}); simulating {}",
+                            crate::servesim::Traffic::IDS.join(", "),
+                            s.job.sim_traffic
+                        ),
+                    ),
+                },
+                "wspc" => match v.as_str() {
+                    "0" => s.job.sim_prefix_cache = false,
+                    "1" => s.job.sim_prefix_cache = true,
+                    _ => note("wspc", format!("'{v}' is not 0 or 1; the prefix cache is on")),
+                },
                 "wbasis" => match crate::tco::rates::Basis::parse(v) {
                     Some(b) => s.job.price_basis = Some(b.id()),
                     None => note(
@@ -470,6 +490,8 @@ impl Scenario {
                             "wckpt" => s.job.ckpt_bytes_per_s = Some(x),
                             "wimb" => s.job.expert_imbalance = Some(x),
                             "wtpot" => s.job.tpot_s = x,
+                            "wsrate" => s.job.sim_rate = x,
+                            "wsdur" => s.job.sim_duration_s = x,
                             _ => s.job.usd_per_kwh = x,
                         },
                         _ => note(

@@ -331,6 +331,10 @@ fn full_state_round_trips() {
             restart_min: Some(4.0),
             ckpt_bytes_per_s: Some(5e9),
             expert_imbalance: Some(1.25),
+            sim_rate: 7.5,
+            sim_traffic: "agentic".into(),
+            sim_duration_s: 120.0,
+            sim_prefix_cache: false,
         },
         kernel: crate::kernels::KernelSpec {
             kernel: crate::kernels::Kernel::Softmax,

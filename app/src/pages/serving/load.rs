@@ -32,10 +32,9 @@ pub fn LoadSimulation(
     job: Memo<Job>,
 ) -> impl IntoView {
     let sc = use_scenario();
-    let traffic = RwSignal::new(String::from("poisson"));
-    let rate = RwSignal::new(2.0_f64);
-    let duration = RwSignal::new(engine::servesim::DEFAULT_DURATION_S);
-    let prefix = RwSignal::new(true);
+    // The simulation's settings are the job's (`wsrate`, `wstraffic`, `wsdur`, `wspc`): they
+    // travel in the link.
+    let rate = move || job.with(|j| j.sim_rate);
     let stage = RwSignal::new(String::new());
     let html = RwSignal::new(String::new());
     let running = RwSignal::new(false);
@@ -44,8 +43,15 @@ pub fn LoadSimulation(
     let run = move |_| {
         clear_retired();
         stop();
-        let r = rate.get_untracked();
-        if !(r > 0.0 && r * duration.get_untracked() <= engine::servesim::MAX_REQUESTS) {
+        let (r, traffic, duration, prefix) = job.with_untracked(|j| {
+            (
+                j.sim_rate,
+                j.sim_traffic.clone(),
+                j.sim_duration_s,
+                j.sim_prefix_cache,
+            )
+        });
+        if !(r > 0.0 && r * duration <= engine::servesim::MAX_REQUESTS) {
             bad.set(Some(format!(
                 "the rate must be positive and at most {} requests in all",
                 engine::servesim::MAX_REQUESTS
@@ -55,10 +61,10 @@ pub fn LoadSimulation(
         bad.set(None);
         let req = Request::Serve(ServeRun {
             rate: r,
-            traffic: traffic.get_untracked(),
-            duration_s: duration.get_untracked(),
+            traffic,
+            duration_s: duration,
             seed: 1,
-            prefix_cache: prefix.get_untracked(),
+            prefix_cache: prefix,
             query: sc.with_untracked(engine::Scenario::to_query),
         });
         let on_msg = move |e: web_sys::MessageEvent| match reply(&e) {
@@ -94,17 +100,20 @@ pub fn LoadSimulation(
         running.set(false);
         stage.set("cancelled".into());
     };
+    let (lo, hi) = engine::scenario::keys::range("wsrate").unwrap_or((0.001, 1e4));
     let set_rate = move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<f64>()
     {
-        Ok(x) if x > 0.0 && x.is_finite() => {
-            rate.set(x);
+        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => {
+            sc.update(|s| s.job.sim_rate = x);
             bad.set(None);
         }
-        _ => bad.set(Some("requests per second: a positive number".into())),
+        _ => bad.set(Some(format!(
+            "requests per second: a number from {lo} to {hi}"
+        ))),
     };
     let set_duration = move |ev: leptos::ev::Event| {
         if let Ok(x) = event_target_value(&ev).parse() {
-            duration.set(x);
+            sc.update(|s| s.job.sim_duration_s = x);
         }
     };
     let system = move || {
@@ -121,22 +130,22 @@ pub fn LoadSimulation(
             </p>
             <div class="controls">
                 <label class="inline">"Traffic "
-                    <select name="sim-traffic" on:change=move |ev| traffic.set(event_target_value(&ev))>
-                        {engine::servesim::Traffic::IDS.iter().map(|id| view! { <option value=*id>{*id}</option> }).collect_view()}
+                    <select name="sim-traffic" on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.job.sim_traffic = v); }>
+                        {engine::servesim::Traffic::IDS.iter().map(|id| view! { <option value=*id selected=move || job.with(|j| j.sim_traffic == *id)>{*id}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="inline">"Requests/s "
-                    <input type="text" inputmode="decimal" name="sim-rate" size="6" prop:value=move || rate.get().to_string()
+                    <input type="text" inputmode="decimal" name="sim-rate" size="6" prop:value=move || rate().to_string()
                         on:change=set_rate/>
                 </label>
                 <label class="inline">"Over "
                     <select name="sim-duration" on:change=set_duration>
-                        <option value="60">"1 minute"</option>
-                        <option value="600" selected>"10 minutes"</option>
-                        <option value="3600">"1 hour"</option>
+                        {[(60.0, "1 minute"), (600.0, "10 minutes"), (3600.0, "1 hour")].map(|(v, label)| view! {
+                            <option value=v.to_string() selected=move || job.with(|j| j.sim_duration_s == v)>{label}</option>
+                        }).collect_view()}
                     </select>
                 </label>
-                <label class="check"><input type="checkbox" name="sim-prefix" prop:checked=move || prefix.get() on:change=move |ev| prefix.set(event_target_checked(&ev))/>"prefix cache"</label>
+                <label class="check"><input type="checkbox" name="sim-prefix" prop:checked=move || job.with(|j| j.sim_prefix_cache) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.job.sim_prefix_cache = on); }/>"prefix cache"</label>
                 <button type="button" id="sim-run" on:click=run disabled=move || running.get()>"Simulate"</button>
                 <button type="button" id="sim-cancel" class="small" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
             </div>
