@@ -155,7 +155,65 @@ fn summary(
         ms(analytic)
     );
     s += &cdf(&r.ttfts, &r.tpots);
+    s += &timeline(r, c);
     s += "</div>";
+    s
+}
+
+/// The replica over time: the share of each bin it was busy, the KV cache in use, and the
+/// sequences running against the cap.
+fn timeline(r: &SimReport, c: &SimConfig) -> String {
+    let (w, h, l, b) = (640.0, 150.0, 50.0, 28.0);
+    let n = r.timeline.len().max(1) as f64;
+    let px = |i: usize| l + (i as f64 + 0.5) / n * (w - l - 10.0);
+    let py = |q: f64| 8.0 + (1.0 - q.clamp(0.0, 1.0)) * (h - b - 8.0);
+    let line = |f: &dyn Fn(&servesim::Bin) -> f64| -> String {
+        let mut d = String::new();
+        for (i, bin) in r.timeline.iter().enumerate() {
+            let _ = write!(
+                d,
+                "{}{:.1},{:.1}",
+                if i == 0 { "M" } else { " L" },
+                px(i),
+                py(f(bin))
+            );
+        }
+        d
+    };
+    let cap = f64::from(c.max_seqs.max(1));
+    let mut s = format!(
+        r#"<svg class="sim-cdf" id="sim-timeline" viewBox="0 0 {w} {h}" role="img" aria-label="The replica over time: busy, KV cache in use, sequences running">"#
+    );
+    for (d, color) in [
+        (line(&|x| x.busy), "#0b6bcb"),
+        (line(&|x| x.kv_used), "#7c3aed"),
+        (line(&|x| x.running / cap), "#15803d"),
+    ] {
+        let _ = write!(
+            s,
+            r#"<path d="{d}" fill="none" stroke="{color}" stroke-width="1.8"/>"#
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<line x1="{l}" x2="{l}" y1="8" y2="{}" class="axis"/><line x1="{l}" x2="{}" y1="{}" y2="{}" class="axis"/><text x="{}" y="12" class="tick" text-anchor="end">100%</text><text x="{}" y="{}" class="tick" text-anchor="end">0</text><text x="{l}" y="{}" class="tick">0 s</text><text x="{}" y="{}" class="tick" text-anchor="end">{} s</text></svg>"#,
+        h - b,
+        w - 10.0,
+        h - b,
+        h - b,
+        l - 4.0,
+        l - 4.0,
+        h - b,
+        h - b + 14.0,
+        w - 10.0,
+        h - b + 14.0,
+        sig(c.duration_s, 3)
+    );
+    let _ = write!(
+        s,
+        r#"<p class="small-note"><span class="swatch" style="background:#0b6bcb"></span>busy <span class="swatch" style="background:#7c3aed"></span>KV cache in use (of {} blocks) <span class="swatch" style="background:#15803d"></span>sequences running (of {})</p>"#,
+        r.kv_blocks, c.max_seqs
+    );
     s
 }
 
