@@ -673,6 +673,27 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
     })
 }
 
+/// What a simulation found besides its latencies, in one line: throughput, the share within
+/// the targets, use, preemptions and the prefix cache.
+#[must_use]
+pub fn summary(r: &SimReport, c: &SimConfig) -> String {
+    use crate::units::sig;
+    let ms = |x: f64| alloc::format!("{} ms", sig(x * 1e3, 3));
+    alloc::format!(
+        "{} output tokens/s; {}% of requests within TTFT ≤ {} and TPOT ≤ {} (goodput {} requests/s); busy {}%; {} preemptions; the prefix cache found {}% of prompt tokens ({} KV blocks of {} tokens)",
+        sig(r.output_tokens_per_s, 4),
+        sig(r.within_targets * 100.0, 3),
+        ms(c.ttft_target_s),
+        ms(c.tpot_target_s),
+        sig(r.goodput_rps, 3),
+        sig(r.busy * 100.0, 3),
+        r.preemptions,
+        sig(r.prefix_hit * 100.0, 3),
+        r.kv_blocks,
+        c.block_tokens
+    )
+}
+
 /// The 50th, 90th and 99th percentiles of `xs` (nearest rank); zeros when empty.
 #[must_use]
 pub fn percentiles(xs: &[f64]) -> Percentiles {

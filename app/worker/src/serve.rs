@@ -143,15 +143,8 @@ fn summary(
     );
     let _ = write!(
         s,
-        r#"<p class="small-note">{} output tokens/s · {}% of requests within TTFT ≤ {} and TPOT ≤ {} (goodput {} requests/s) · busy {}% · {} preemptions · prefix cache found {}% of prompt tokens. The analytic model's time per token for a request alone: {}.</p>"#,
-        sig(r.output_tokens_per_s, 4),
-        sig(r.within_targets * 100.0, 3),
-        ms(c.ttft_target_s),
-        ms(c.tpot_target_s),
-        sig(r.goodput_rps, 3),
-        sig(r.busy * 100.0, 3),
-        r.preemptions,
-        sig(r.prefix_hit * 100.0, 3),
+        r#"<p class="small-note">{}. The analytic model's time per token for a request alone: {}.</p>"#,
+        esc(&servesim::summary(r, c)),
         ms(analytic)
     );
     s += &cdf(&r.ttfts, &r.tpots);

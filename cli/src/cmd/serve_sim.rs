@@ -188,17 +188,8 @@ impl Report for Simulated {
         s += &row("time per token", &r.tpot_s);
         s += &row("end to end", &r.e2e_s);
         s += &format!(
-            "\n{} output tokens/s; {}% within TTFT ≤ {} and TPOT ≤ {} (goodput {} requests/s)\nbusy {}%, {} preemptions, prefix cache hit {}% of prompt tokens, {} KV blocks of {} tokens\nanalytic time per token at batch 1: {}",
-            sig(r.output_tokens_per_s, 4),
-            sig(r.within_targets * 100.0, 3),
-            ms(c.ttft_target_s),
-            ms(c.tpot_target_s),
-            sig(r.goodput_rps, 3),
-            sig(r.busy * 100.0, 3),
-            r.preemptions,
-            sig(r.prefix_hit * 100.0, 3),
-            r.kv_blocks,
-            c.block_tokens,
+            "\n{}\nanalytic time per token at batch 1: {}",
+            servesim::summary(r, c),
             ms(self.analytic_tpot_s)
         );
         for n in &r.notes {
