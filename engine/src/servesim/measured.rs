@@ -165,7 +165,7 @@ pub const RUNS: [LoadRun; 5] = [
             (Latency::TpotP50, 0.13145, Role::Departs),
             (Latency::TpotP99, 0.14306, Role::Departs),
         ],
-        note: "xd670_h200_x8_vllm_073 / llama2-70b-fp8_dyn: dynamic FP8 quantisation, 256 sequences and 16,384 tokens a step; the run's 14,426 tokens/s over 48.36 samples/s give 298 output tokens a sample, the prompt taken equal. Its TPOT is 5.7× the simulator's at under half the load NVIDIA's engine carries on the same GPU (NIM and SGLang in the same submission: 57 and 131 ms at 11 queries/s a GPU): the engine's own time a step, which the simulator lacks, sets it",
+        note: "xd670_h200_x8_vllm_073 / llama2-70b-fp8_dyn: dynamic FP8 quantisation, 256 sequences and 16,384 tokens a step; the run's 14,426 tokens/s over 48.36 samples/s give 298 output tokens a sample, the prompt taken equal. Its TPOT is 5.7× the simulator's, at about half the load NIM and SGLang carry on the same GPU in the same submission (57 and 131 ms at 11 queries/s a GPU): the engine's own time a step, which the simulator lacks, sets it",
     },
     LoadRun {
         label: "4 × H100 (TP4), Llama 3.1 70B BF16, SGLang 0.3.0, ShareGPT at 4 requests/s",
