@@ -649,6 +649,28 @@ pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u3
     }
 }
 
+/// The step model of `job`'s serving on one scale-up domain of `system`: the job's model,
+/// formats, efficiency, prompt and output, the fewest chips that hold the weights. With it,
+/// the analytic time per token of one request alone and the chips of a replica.
+///
+/// # Errors
+/// An unknown system or model, or a model that does not fit the domain.
+pub fn serve_step(
+    job: &Job,
+    system: &str,
+) -> Result<(workload::StepModel, f64, u32), WorkloadError> {
+    let sys = system::find(system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let chip = catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
+    let model = workload::find_model(&job.model)?;
+    let cluster = Cluster {
+        system: sys,
+        nodes: 1,
+    };
+    let cfg = infer_config(job, &chip, model, 1);
+    let r = workload::infer(&cluster, &chip, &cfg)?;
+    Ok((r.step_model, r.latency_per_token.get(), r.chips_needed))
+}
+
 /// The sourced inputs of a job's failure model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FailureInputs {

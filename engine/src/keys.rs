@@ -116,6 +116,10 @@ pub const MAX_TOKENS_OR_SEQUENCES: u32 = MAX_NODES * 64;
 const NODES: (f64, f64) = (1.0, MAX_NODES as f64);
 const MANY: (f64, f64) = (1.0, MAX_TOKENS_OR_SEQUENCES as f64);
 
+/// The Learn page's lessons, in teaching order: the values the `lesson` key takes
+/// ([`crate::learn`] works each out).
+pub const LESSONS: [&str; 6] = ["roofline", "fp8", "torus", "pipeline", "cost", "systolic"];
+
 /// Every key, in the order a full link writes them.
 pub const KEYS: &[Key] = &[
     key("v", Kind::Version, 1, "link version"),

@@ -13,6 +13,7 @@ use crate::breakdown::{self, Part};
 use crate::collective::{self, Algorithm, Op};
 use crate::dtype::Dtype;
 use crate::job::{evaluate, Job};
+use crate::keys::LESSONS;
 use crate::roofline::{OpSpec, Roofline};
 use crate::scenario::{Page, Scenario};
 use crate::system::{self, Cluster};
@@ -155,47 +156,39 @@ struct Entry {
 /// The lessons, in teaching order.
 const TABLE: [Entry; 6] = [
     Entry {
-        id: "roofline",
+        id: LESSONS[0],
         title: "The roofline and arithmetic intensity",
         make: roofline,
     },
     Entry {
-        id: "fp8",
+        id: LESSONS[1],
         title: "Why FP8 is not twice as fast",
         make: fp8,
     },
     Entry {
-        id: "torus",
+        id: LESSONS[2],
         title: "A torus and a switch run the same all-reduce",
         make: torus,
     },
     Entry {
-        id: "pipeline",
+        id: LESSONS[3],
         title: "Pipeline bubbles, and how layouts hide communication",
         make: pipeline,
     },
     Entry {
-        id: "cost",
+        id: LESSONS[4],
         title: "What decides the cost per token",
         make: cost,
     },
     Entry {
-        id: "systolic",
+        id: LESSONS[5],
         title: "A systolic array, cycle by cycle",
         make: systolic,
     },
 ];
 
-/// Every lesson's id, in order.
-pub const IDS: [&str; TABLE.len()] = {
-    let mut ids = [""; TABLE.len()];
-    let mut i = 0;
-    while i < TABLE.len() {
-        ids[i] = TABLE[i].id;
-        i += 1;
-    }
-    ids
-};
+/// Every lesson's id, in order (the `lesson` key's values).
+pub const IDS: [&str; TABLE.len()] = LESSONS;
 
 /// Every lesson's id and title, in order, without working any out.
 pub fn titles() -> impl Iterator<Item = (&'static str, &'static str)> {

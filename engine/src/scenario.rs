@@ -165,7 +165,7 @@ pub struct Scenario {
         serde(default, skip_serializing_if = "core::ops::Not::not")
     )]
     pub embed: bool,
-    /// The lesson open on the Learn page (a [`crate::learn::IDS`] id); empty for the first.
+    /// The lesson open on the Learn page (a [`crate::keys::LESSONS`] id); empty for the first.
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "String::is_empty")

@@ -716,30 +716,6 @@ pub fn percentiles(xs: &[f64]) -> Percentiles {
 #[cfg(test)]
 mod tests;
 
-/// The step model of `job`'s serving on one scale-up domain of `system`: the job's model,
-/// formats, efficiency, prompt and output, the fewest chips that hold the weights. With it,
-/// the analytic time per token of one request alone and the chips of a replica.
-///
-/// # Errors
-/// An unknown system or model, or a model that does not fit the domain.
-pub fn job_step(
-    job: &crate::job::Job,
-    system: &str,
-) -> Result<(StepModel, f64, u32), WorkloadError> {
-    let sys =
-        crate::system::find(system).map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
-    let chip = crate::catalog::find(sys.chip)
-        .map_err(|e| WorkloadError::BadInput(alloc::format!("{e}")))?;
-    let model = crate::workload::find_model(&job.model)?;
-    let cluster = crate::system::Cluster {
-        system: sys,
-        nodes: 1,
-    };
-    let cfg = crate::job::infer_config(job, &chip, model, 1);
-    let r = crate::workload::infer(&cluster, &chip, &cfg)?;
-    Ok((r.step_model, r.latency_per_token.get(), r.chips_needed))
-}
-
 /// One load of a sweep: the rate and the 99th percentiles there.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoadPoint {

@@ -36,7 +36,8 @@ fn serve_inner(r: &ServeRun) -> Result<(), String> {
     let job = sc.job;
     let traffic =
         Traffic::named(&r.traffic).ok_or_else(|| format!("no traffic '{}'", r.traffic))?;
-    let (sm, analytic, tp) = servesim::job_step(&job, &job.system).map_err(|e| e.to_string())?;
+    let (sm, analytic, tp) =
+        engine::job::serve_step(&job, &job.system).map_err(|e| e.to_string())?;
     let mut cfg = SimConfig::new(traffic, r.rate, job.prompt, job.output);
     cfg.duration_s = r.duration_s;
     cfg.seed = r.seed;
@@ -64,7 +65,7 @@ fn serve_inner(r: &ServeRun) -> Result<(), String> {
         vec![job.system.clone(), job.compare_with.clone()]
     };
     for (k, id) in systems.iter().enumerate() {
-        let Ok((sm, _, tp)) = servesim::job_step(&job, id) else {
+        let Ok((sm, _, tp)) = engine::job::serve_step(&job, id) else {
             continue;
         };
         // The most requests a second the replica's arithmetic allows, prompt and output

@@ -501,14 +501,14 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
-                "lesson" => match crate::learn::IDS.iter().find(|id| **id == v) {
+                "lesson" => match crate::keys::LESSONS.iter().find(|id| **id == v) {
                     Some(id) => s.lesson = (*id).into(),
                     None if v.is_empty() => s.lesson.clear(),
                     None => note(
                         "lesson",
                         format!(
                             "no lesson '{v}' (valid: {}); showing the first",
-                            crate::learn::IDS.join(", ")
+                            crate::keys::LESSONS.join(", ")
                         ),
                     ),
                 },

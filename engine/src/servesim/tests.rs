@@ -120,6 +120,6 @@ fn the_load_curve_finds_the_highest_load_within_targets() {
     assert!(curve.iter().filter(|p| p.rate <= max).all(|p| p.holds));
     assert!(curve.iter().any(|p| p.rate > max && !p.holds));
     let job = crate::job::Job::default();
-    let (_, tpot, tp) = job_step(&job, "hgx-h200-8").unwrap();
+    let (_, tpot, tp) = crate::job::serve_step(&job, "hgx-h200-8").unwrap();
     assert!(tpot > 0.0 && tp >= 1);
 }
