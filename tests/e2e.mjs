@@ -1235,6 +1235,10 @@ test('workload: serving simulated request by request in a worker, with TTFT agai
   assert.ok(tpot >= alone * 0.95, `${tpot} against ${alone}`);
   assert.ok(Number(await page.getAttribute('#sim-result', 'data-completed')) > 1000);
   await page.waitForSelector('#sim-load', { timeout: 120000 });
+  // Then the simulator beside the published runs it is checked on, each with its role.
+  await page.waitForSelector('#sim-published-table', { state: 'attached', timeout: 120000 });
+  const roles = await page.$$eval('#sim-published-table tbody tr', (rs) => rs.map((r) => r.dataset.role));
+  assert.ok(roles.length >= 12 && roles.includes('held-out'), roles.join());
   const loads = (await page.getAttribute('#sim-load', 'data-max-load')).split('|');
   assert.equal(loads.length, 2, loads.join());
   for (const l of loads) assert.ok(Number(l.split(':').pop()) > 0, l);

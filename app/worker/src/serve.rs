@@ -96,8 +96,54 @@ fn serve_inner(r: &ServeRun) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
         curves.push((who, tp, pts, max));
     }
-    post(&Reply::Result(head + &load_chart(&curves, &cfg)));
+    let with_curves = head + &load_chart(&curves, &cfg);
+    post(&Reply::Result(with_curves.clone()));
+    stage("checking the simulator against published runs…");
+    post(&Reply::Result(with_curves + &published()));
     Ok(())
+}
+
+/// The simulator against the published runs under load it is checked on, each simulated as
+/// it was run (`engine::servesim::measured`).
+fn published() -> String {
+    use engine::servesim::measured;
+    let Ok(checks) = measured::checks() else {
+        return String::new();
+    };
+    let mut rows = String::new();
+    for c in &checks {
+        let _ = write!(
+            rows,
+            r#"<tr data-role="{}"><th scope="row">{}</th><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{:+.0}%</td><td>{}</td></tr>"#,
+            c.role.id(),
+            esc(c.label),
+            c.latency.id().trim_end_matches("_s").replace('_', " "),
+            ms(c.measured),
+            ms(c.simulated),
+            c.error() * 100.0,
+            c.role.id()
+        );
+    }
+    let sources: Vec<String> = measured::RUNS
+        .iter()
+        .map(|r| {
+            format!(
+                r#"<a href="{}" rel="noopener" target="_blank">{}</a>"#,
+                esc(r.source.url),
+                esc(r.source.title)
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    format!(
+        r#"<details class="sim-published" id="sim-published"><summary>How the simulator compares with published runs under load ({} of {} latencies within a factor of {})</summary><p class="small-note">Each run simulated as it was run (its rate a replica, lengths, sequence cap and token budget); nothing is fitted to them. Held out: within a factor of {} of the measured latency, a bound fixed when they entered. The simulator is fast under load: it lacks an engine's fixed time a step outside the GPU and, near saturation, how many sequences an engine keeps in flight. Sources: {}.</p><div class="table-wrap"><table class="grid" id="sim-published-table"><thead><tr><th scope="col">run</th><th scope="col">latency</th><th scope="col">measured</th><th scope="col">simulated</th><th scope="col">error</th><th scope="col">role</th></tr></thead><tbody>{rows}</tbody></table></div></details>"#,
+        checks.iter().filter(|c| c.within).count(),
+        checks.len(),
+        measured::HELD_OUT_FACTOR,
+        measured::HELD_OUT_FACTOR,
+        sources.join("; ")
+    )
 }
 
 fn row(name: &str, p: &Percentiles) -> String {
