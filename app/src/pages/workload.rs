@@ -24,6 +24,34 @@ use evidence::*;
 use inputs::*;
 use search::*;
 
+/// The job moved to other platforms (on as many chips) and their reports, kept while the job
+/// stays the same: the platforms table and the step's breakdown beside the compared platform
+/// share them, so neither evaluates a platform the other has.
+type Moved = StoredValue<Vec<(Job, Result<engine::job::JobReport, String>)>>;
+
+/// The job on `id`'s platform with as many chips, and its report, from `cache` or worked out
+/// (and kept; the cache holds the last few).
+fn moved_to(
+    cache: Moved,
+    j: &Job,
+    id: &str,
+) -> Option<(Job, Result<engine::job::JobReport, String>)> {
+    let chips = system::find(&j.system).ok()?.chips() * j.nodes;
+    let sys = system::find(id).ok()?;
+    let moved = j.moved_to(id, chips.div_ceil(sys.chips()).max(1));
+    if let Some(hit) = cache.with_value(|c| c.iter().find(|(m, _)| *m == moved).cloned()) {
+        return Some(hit);
+    }
+    let r = evaluate(&moved).map_err(|e| e.to_string());
+    cache.update_value(|c| {
+        if c.len() >= 16 {
+            c.drain(..1);
+        }
+        c.push((moved.clone(), r.clone()));
+    });
+    Some((moved, r))
+}
+
 #[component]
 pub fn WorkloadPage() -> impl IntoView {
     let sc = use_scenario();
@@ -51,18 +79,19 @@ pub fn WorkloadPage() -> impl IntoView {
     let errors = StoredValue::new((String::new(), ((0.0, 0.0), String::new())));
     // The serving range, by chip: its own held-out serving runs, or none.
     let serve_errors = StoredValue::new((String::from("?"), None::<ServeRange>));
+    let reports: Moved = StoredValue::new(Vec::new());
     // Worked out after the headline cards paint (see `crate::defer`).
     let step = crate::defer::deferred(
         move || (job.get(), report.get()),
-        |(j, r)| {
+        move |(j, r)| {
             let mine = engine::breakdown::train_step_of(j, r.as_ref().ok()?).ok()?;
-            // Beside it, the platform compared with, on as many chips.
+            // Beside it, the platform compared with, on as many chips (its report shared with
+            // the platforms table).
             let other = (j.compare_with != j.system)
                 .then(|| {
-                    let chips = system::find(&j.system).ok()?.chips() * j.nodes;
+                    let (moved, r) = moved_to(reports, j, &j.compare_with)?;
                     let sys = system::find(&j.compare_with).ok()?;
-                    let moved = j.moved_to(&j.compare_with, chips.div_ceil(sys.chips()).max(1));
-                    let part = engine::breakdown::train_step(&moved).ok()?;
+                    let part = engine::breakdown::train_step_of(&moved, r.as_ref().ok()?).ok()?;
                     Some((sys.name, moved.nodes * sys.chips(), part))
                 })
                 .flatten();
@@ -274,7 +303,7 @@ pub fn WorkloadPage() -> impl IntoView {
             <LayoutSearchPanel job=job/>
             <LinkReadingCard job=job report=report/>
             <BreakEven job=job report=report/>
-            <Platforms job=job report=report/>
+            <Platforms job=job report=report reports=reports/>
             <Claims/>
             <RunCalibration points=points/>
         </section>

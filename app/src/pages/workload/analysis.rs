@@ -131,6 +131,8 @@ pub(super) fn Platforms(
     job: Memo<Job>,
     /// Its report (evaluated once, above).
     report: Memo<Result<engine::job::JobReport, String>>,
+    /// Other platforms' reports, shared with the step's breakdown.
+    reports: super::Moved,
 ) -> impl IntoView {
     // Worked out after the headline cards paint, a platform a task (see `crate::defer`).
     let rows = crate::defer::deferred_steps(
@@ -142,7 +144,7 @@ pub(super) fn Platforms(
             }
             ids
         },
-        |(j, rep), id| {
+        move |(j, rep), id| {
             let chips = system::find(&j.system)
                 .map(|s| s.chips() * j.nodes)
                 .unwrap_or(64);
@@ -151,7 +153,7 @@ pub(super) fn Platforms(
             let r = if *id == j.system {
                 rep.clone()
             } else {
-                evaluate(&j.moved_to(id, nodes)).map_err(|e| e.to_string())
+                super::moved_to(reports, j, id)?.1
             };
             let target = rep.as_ref().ok().map(|r| r.train_usd_per_mtok);
             let be = match (&r, target) {
