@@ -1276,6 +1276,21 @@ test('phone: the answer comes before the inputs, which fold into one line and op
   assert.deepEqual([...page.errors, ...k.errors, ...wide.errors], []);
 });
 
+test('workload: a pasted trace is simulated as given, and a bad one is named without running', async () => {
+  const page = await open('?page=workload&wsys=hgx-h200-8&wmodel=llama3-70b&wdtype=fp8');
+  await page.waitForSelector('#sim-run');
+  await page.click('.sim-trace summary');
+  await page.fill('#sim-trace-text', 'arrival_s,prompt,output\n0.5,100\n');
+  await page.click('#sim-run');
+  assert.match(await page.textContent('#serving-load .error'), /trace line 2/);
+  await page.fill('#sim-trace-text', 'arrival_s,prompt,output\n0.0,1024,64\n0.2,2048,32\n# a comment\n1.5,512,16\n');
+  await page.click('#sim-run');
+  await page.waitForSelector('#sim-result', { timeout: 60000 });
+  assert.equal(await page.getAttribute('#sim-result', 'data-completed'), '3');
+  assert.match(await page.textContent('#sim-result'), /3 requests of trace traffic/);
+  assert.deepEqual(page.errors, []);
+});
+
 test('workload: serving it yourself beside dated, sourced API prices, with the break-even utilisation', async () => {
   const page = await open('?page=workload&wsys=hgx-h100-8&wmodel=llama3-70b&wdtype=fp8');
   await page.waitForSelector('#api-prices');

@@ -42,6 +42,9 @@ pub struct ServeRun {
     pub prefix_cache: bool,
     /// The scenario's link query (the job, its targets and the platform compared with).
     pub query: String,
+    /// A pasted trace (`arrival_s,prompt,output` lines) used in place of the traffic, or
+    /// empty.
+    pub trace: String,
 }
 
 /// What the worker answers.
@@ -103,13 +106,14 @@ impl Request {
             Self::Simulate(t) => format!("nc {t}"),
             Self::Tune(t) => format!("nctune {t}"),
             Self::Serve(r) => format!(
-                "serve {} {} {} {} {} {}",
+                "serve {} {} {} {} {} {}\n{}",
                 r.rate,
                 r.traffic,
                 r.duration_s,
                 r.seed,
                 u8::from(r.prefix_cache),
-                r.query
+                r.query,
+                r.trace
             ),
         }
     }
@@ -131,6 +135,8 @@ impl Request {
             "nc" => Self::Simulate(arg.into()),
             "nctune" => Self::Tune(arg.into()),
             "serve" => {
+                // The trace, if any, follows the first line.
+                let (arg, trace) = arg.split_once('\n').unwrap_or((arg, ""));
                 let mut p = arg.splitn(6, ' ');
                 let bad =
                     || format!("serve needs rate traffic duration seed prefix query, got '{arg}'");
@@ -149,6 +155,7 @@ impl Request {
                     seed,
                     prefix_cache,
                     query: p.next().unwrap_or("").to_string(),
+                    trace: trace.to_string(),
                 })
             }
             _ => return Err(format!("unknown request '{verb}'")),
@@ -257,6 +264,16 @@ mod tests {
                 seed: 7,
                 prefix_cache: true,
                 query: "v=4&page=workload&wsys=hgx-h200-8".into(),
+                trace: String::new(),
+            }),
+            Request::Serve(ServeRun {
+                rate: 1.0,
+                traffic: "poisson".into(),
+                duration_s: 60.0,
+                seed: 1,
+                prefix_cache: false,
+                query: "v=4".into(),
+                trace: "arrival_s,prompt,output\n0.5,100,10\n1,2000,300\n".into(),
             }),
         ] {
             assert_eq!(Request::decode(&r.encode()), Ok(r.clone()), "{r:?}");

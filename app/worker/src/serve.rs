@@ -34,8 +34,11 @@ pub fn serve(r: &ServeRun) {
 fn serve_inner(r: &ServeRun) -> Result<(), String> {
     let (sc, _) = Scenario::from_query(&r.query);
     let job = sc.job;
-    let traffic =
-        Traffic::named(&r.traffic).ok_or_else(|| format!("no traffic '{}'", r.traffic))?;
+    let traffic = if r.trace.trim().is_empty() {
+        Traffic::named(&r.traffic).ok_or_else(|| format!("no traffic '{}'", r.traffic))?
+    } else {
+        Traffic::parse_trace(&r.trace)?
+    };
     let (sm, analytic, tp) =
         engine::job::serve_step(&job, &job.system).map_err(|e| e.to_string())?;
     let mut cfg = SimConfig::new(traffic, r.rate, job.prompt, job.output);
@@ -48,7 +51,7 @@ fn serve_inner(r: &ServeRun) -> Result<(), String> {
     stage(format!(
         "simulating {} s of {} traffic…",
         sig(r.duration_s, 3),
-        r.traffic
+        cfg.traffic.id()
     ));
     let t0 = now_ms();
     let rep = servesim::simulate(&sm, &cfg).map_err(|e| e.to_string())?;

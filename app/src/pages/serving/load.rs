@@ -12,6 +12,9 @@ use view::workers::{clear_retired, reply, retire, send, spawn, Live};
 use crate::state::use_scenario;
 use crate::widgets::escape;
 
+/// The largest trace a page sends to the worker, bytes.
+const MAX_TRACE_BYTES: usize = 8_000_000;
+
 thread_local! {
     /// The worker of the simulation running, if any.
     static LIVE: RefCell<Option<Live>> = const { RefCell::new(None) };
@@ -39,6 +42,9 @@ pub fn LoadSimulation(
     let html = RwSignal::new(String::new());
     let running = RwSignal::new(false);
     let bad = RwSignal::new(None::<String>);
+    // A pasted trace, used in place of the traffic when it holds anything (kept in the page,
+    // not the link: a trace may run to megabytes).
+    let trace = RwSignal::new(String::new());
     on_cleanup(stop);
     let run = move |_| {
         clear_retired();
@@ -58,6 +64,20 @@ pub fn LoadSimulation(
             )));
             return;
         }
+        let pasted = trace.get_untracked();
+        if pasted.len() > MAX_TRACE_BYTES {
+            bad.set(Some(format!(
+                "a pasted trace holds at most {} MB",
+                MAX_TRACE_BYTES / 1_000_000
+            )));
+            return;
+        }
+        if !pasted.trim().is_empty() {
+            if let Err(e) = engine::servesim::Traffic::parse_trace(&pasted) {
+                bad.set(Some(e));
+                return;
+            }
+        }
         bad.set(None);
         let req = Request::Serve(ServeRun {
             rate: r,
@@ -66,6 +86,7 @@ pub fn LoadSimulation(
             seed: 1,
             prefix_cache: prefix,
             query: sc.with_untracked(engine::Scenario::to_query),
+            trace: pasted,
         });
         let on_msg = move |e: web_sys::MessageEvent| match reply(&e) {
             Some(Ok(Reply::Ready)) => LIVE.with(|l| {
@@ -149,6 +170,12 @@ pub fn LoadSimulation(
                 <button type="button" id="sim-run" on:click=run disabled=move || running.get()>"Simulate"</button>
                 <button type="button" id="sim-cancel" class="small" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
             </div>
+            <details class="sim-trace">
+                <summary>{move || if trace.with(|t| t.trim().is_empty()) { "Paste a trace instead".to_string() } else { format!("A pasted trace of {} lines is used in place of the traffic", trace.with(|t| t.lines().filter(|l| !l.trim().is_empty()).count())) }}</summary>
+                <label class="small-note" for="sim-trace-text">"One request a line: arrival_s,prompt,output (a header line and # comments are skipped). Empty: the traffic above."</label>
+                <textarea id="sim-trace-text" name="sim-trace" rows="5" cols="40" placeholder="arrival_s,prompt,output"
+                    prop:value=move || trace.get() on:input=move |ev| trace.set(event_target_value(&ev))></textarea>
+            </details>
             {move || bad.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <p class="small-note" id="sim-stage" role="status">{move || stage.get()}</p>
             <div id="sim-output" inner_html=move || html.get()></div>
