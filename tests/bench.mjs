@@ -63,7 +63,7 @@ for (const [name, query, ready] of [
 }
 
 const charts = ['charts.js', 'charts_bg.wasm'];
-console.log(`SVG export module (fetched on the first SVG download of a canvas chart): ${kib(charts.reduce((t, f) => t + gz(f), 0))}`);
+console.log(`downloads module (fetched on the first CSV, PNG or SVG download): ${kib(charts.reduce((t, f) => t + gz(f), 0))}`);
 
 // 2. Navigation to interactive, cold (fresh context each run), on a local static server.
 const tti = [];

@@ -2,9 +2,11 @@
 //!
 //! Pages (the shell's and the lazily loaded modules alike) mark their buttons with
 //! `data-csv="TABLE-ID"`, `data-png="CHART-ID"` or `data-svg="CHART-ID"`; one listener on the
-//! document, installed by the shell, serves them all from what is on the page. A chart drawn on
-//! a canvas offers its own SVG button (it is drawn again through plotters' SVG backend). Every
-//! download is a blob or data URL made in the page: nothing leaves it.
+//! document, installed by the shell, serves them all from what is on the page. The code that
+//! makes the files ([`serve`]) lives in the `charts` module, fetched on the first download,
+//! so the first page does not carry it. A chart drawn on a canvas offers its own SVG button
+//! (it is drawn again through plotters' SVG backend). Every download is a blob or data URL
+//! made in the page: nothing leaves it.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -235,49 +237,35 @@ fn element(id: &str) -> Option<Element> {
     web_sys::window()?.document()?.get_element_by_id(id)
 }
 
-/// Serve the page's export buttons (installed once, by the shell).
+#[wasm_bindgen(inline_js = r#"
+export function listen_for_exports() {
+  const at = (f) => new URL(f, document.baseURI).href;
+  document.addEventListener('click', (ev) => {
+    const b = ev.target instanceof Element
+      ? ev.target.closest('button[data-csv], button[data-png], button[data-svg]') : null;
+    if (!b) return;
+    const kind = ['csv', 'png', 'svg'].find((k) => b.hasAttribute('data-' + k));
+    const id = b.getAttribute('data-' + kind);
+    import(at('charts.js'))
+      .then(async (m) => {
+        await m.default({ module_or_path: at('charts_bg.wasm') });
+        m.export_button(kind, id);
+      })
+      .catch((e) => console.error('export: ' + e));
+  });
+}
+"#)]
+extern "C" {
+    fn listen_for_exports();
+}
+
+/// Serve the page's export buttons (installed once, by the shell): a click fetches the
+/// `charts` module, which makes the file ([`serve`]).
 pub fn install() {
+    listen_for_exports();
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let handler = Closure::<dyn Fn(web_sys::Event)>::new(|ev: web_sys::Event| {
-        let Some(target) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
-            return;
-        };
-        let Ok(Some(button)) =
-            target.closest("button[data-csv], button[data-png], button[data-svg]")
-        else {
-            return;
-        };
-        if let Some(id) = button.get_attribute("data-csv") {
-            if let Some(t) = element(&id) {
-                save_text(&table_csv(&t), &format!("{id}.csv"), "text/csv");
-            }
-        } else if let Some(id) = button.get_attribute("data-png") {
-            match element(&id) {
-                Some(e) if e.tag_name().eq_ignore_ascii_case("canvas") => {
-                    let c: web_sys::HtmlCanvasElement = e.unchecked_into();
-                    if let Ok(url) = c.to_data_url() {
-                        save_url(&url, &format!("{id}.png"));
-                    }
-                }
-                Some(e) => {
-                    if let Some(text) = svg_text(&e) {
-                        let r = e.get_bounding_client_rect();
-                        svg_to_png(&text, r.width(), r.height(), &format!("{id}.png"));
-                    }
-                }
-                None => {}
-            }
-        } else if let Some(id) = button.get_attribute("data-svg") {
-            if let Some(text) = element(&id).and_then(|e| svg_text(&e)) {
-                save_text(&text, &format!("{id}.svg"), "image/svg+xml");
-            }
-        }
-    });
-    doc.add_event_listener_with_callback("click", handler.as_ref().unchecked_ref())
-        .ok();
-    handler.forget();
     // Escape hides the tooltip of the figure in focus; leaving the figure brings it back.
     let keys = Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(|ev: web_sys::KeyboardEvent| {
         if ev.key() != "Escape" {
@@ -309,6 +297,32 @@ pub fn install() {
     doc.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref())
         .ok();
     keys.forget();
+}
+
+/// Makes the file an export button asks for: `kind` is `csv` (the table `id`), `png` (the
+/// canvas or SVG chart `id`) or `svg` (the SVG chart `id`).
+pub fn serve(kind: &str, id: &str) {
+    match (kind, element(id)) {
+        ("csv", Some(t)) => save_text(&table_csv(&t), &format!("{id}.csv"), "text/csv"),
+        ("png", Some(e)) if e.tag_name().eq_ignore_ascii_case("canvas") => {
+            let c: web_sys::HtmlCanvasElement = e.unchecked_into();
+            if let Ok(url) = c.to_data_url() {
+                save_url(&url, &format!("{id}.png"));
+            }
+        }
+        ("png", Some(e)) => {
+            if let Some(text) = svg_text(&e) {
+                let r = e.get_bounding_client_rect();
+                svg_to_png(&text, r.width(), r.height(), &format!("{id}.png"));
+            }
+        }
+        ("svg", Some(e)) => {
+            if let Some(text) = svg_text(&e) {
+                save_text(&text, &format!("{id}.svg"), "image/svg+xml");
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]

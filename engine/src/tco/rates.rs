@@ -265,7 +265,7 @@ use PriceKind::{Assumed, CapacityBlock, NeocloudList, OnDemand, Reserved1y, Rese
 
 /// Every rate. A chip's rates keep their order here: links name a chip's rate by its index
 /// among them (`wopt`), so new rates are added after a chip's old ones.
-static RATES: [Rate; 32] = [
+const TABLE: [Rate; 32] = [
     // Trainium (trn1.32xlarge, 16 chips).
     rate("trn1", "AWS trn1.32xlarge", 16, 21.50, OnDemand, "us-east-1", "2026-06-25", &USAGE_AI, false, ""),
     rate("trn1", "AWS trn1.32xlarge", 16, 8.197, Reserved3y, "us-east-1", "2026-08-21", &N_TRN1PERF, false, "the RI-effective rate AWS prices its own Trn1 tables at"),
@@ -306,6 +306,33 @@ static RATES: [Rate; 32] = [
     rate("mi325x", "no primary price read: about $2.1 per GPU-hour at neoclouds", 1, 2.1, Assumed, "n/a", "2026", &AIINFRAMAP, true, "third-party surveys put MI325X at $2.0–2.25 per GPU-hour; no provider's own page was read"),
 ];
 
+static RATES: [Rate; TABLE.len()] = TABLE;
+
+/// Each rate's chip and basis, in the table's order, worked out when the engine is compiled:
+/// what a link's basis is checked against without the table's sources and notes (the app's
+/// first page decodes links but shows no price).
+const BASES_OF: [(&str, Basis); TABLE.len()] = {
+    let mut out = [(
+        "",
+        Basis {
+            kind: OnDemand,
+            as_of: "",
+        },
+    ); TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        out[i] = (
+            TABLE[i].chip,
+            Basis {
+                kind: TABLE[i].kind,
+                as_of: TABLE[i].as_of,
+            },
+        );
+        i += 1;
+    }
+    out
+};
+
 /// Every rate, chip by chip.
 #[must_use]
 pub fn rates() -> &'static [Rate] {
@@ -338,18 +365,18 @@ pub fn rates_for(chip: &str) -> Vec<Rate> {
 /// Every basis some rate stands on, newest first (ties: the order of [`PriceKind::ALL`]).
 #[must_use]
 pub fn bases() -> Vec<Basis> {
+    let rank = |k: PriceKind| PriceKind::ALL.iter().position(|x| *x == k).unwrap_or(0);
+    let before = |a: &Basis, b: &Basis| {
+        a.as_of > b.as_of || (a.as_of == b.as_of && rank(a.kind) < rank(b.kind))
+    };
+    // Each new basis goes in its place (a handful: no general sort in the first page's code).
     let mut out: Vec<Basis> = Vec::new();
-    for r in &RATES {
-        if !out.contains(&r.basis()) {
-            out.push(r.basis());
+    for (_, b) in &BASES_OF {
+        if !out.contains(b) {
+            let at = out.iter().position(|o| before(b, o)).unwrap_or(out.len());
+            out.insert(at, *b);
         }
     }
-    let rank = |k: PriceKind| PriceKind::ALL.iter().position(|x| *x == k).unwrap_or(0);
-    out.sort_by(|a, b| {
-        b.as_of
-            .cmp(a.as_of)
-            .then_with(|| rank(a.kind).cmp(&rank(b.kind)))
-    });
     out
 }
 
@@ -375,7 +402,7 @@ pub fn common_basis(chips: &[&str]) -> Option<Basis> {
         b.kind.plannable()
             && chips
                 .iter()
-                .all(|c| RATES.iter().any(|r| r.chip == *c && r.basis() == *b))
+                .all(|c| BASES_OF.iter().any(|(chip, rb)| chip == c && rb == b))
     })
 }
 
