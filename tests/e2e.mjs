@@ -1243,6 +1243,14 @@ test('workload: serving simulated request by request in a worker, with TTFT agai
   assert.equal(loads.length, 2, loads.join());
   for (const l of loads) assert.ok(Number(l.split(':').pop()) > 0, l);
   await page.waitForFunction(() => !document.querySelector('#sim-run').disabled);
+  // An engine adds its own time a step: the same load on SGLang's decodes slower, and the
+  // engine and the spread of lengths travel in the link.
+  await page.selectOption('select[name=sim-engine]', 'sglang');
+  await page.check('input[name=sim-vary]');
+  await page.waitForFunction(() => location.search.includes('wseng=sglang') && location.search.includes('wsvary=1'));
+  await page.click('#sim-run');
+  await page.waitForFunction((t) => Number(document.querySelector('#sim-result')?.dataset.tpotP50) > t * 1.1, tpot, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('#sim-run').disabled, null, { timeout: 120000 });
   // Cancel stops a long run: a lighter load over an hour, stopped at once.
   await page.selectOption('select[name=sim-duration]', '3600');
   await page.click('#sim-run');

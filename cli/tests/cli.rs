@@ -352,7 +352,12 @@ fn topology_and_systems() {
     assert!(v["systems"].as_array().unwrap().len() >= 12);
     let v = json(&["calibration", "--json"]);
     let points = v["points"].as_array().unwrap();
-    for p in points {
+    let load = v["serving_load"].as_array().unwrap();
+    // The simulator's latencies under load: one fitted, some held out, each held to its
+    // family's bound like every other point.
+    assert!(load.iter().any(|p| p["role"] == "fitted"));
+    assert!(load.iter().any(|p| p["role"] == "held-out"));
+    for p in points.iter().chain(load) {
         // Each point's bound is the one the engine's table gives its role and family, and a
         // departure (only a departure) is outside it.
         let e = p["error"].as_f64().unwrap();

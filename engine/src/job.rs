@@ -131,6 +131,11 @@ pub struct Job {
     pub sim_duration_s: f64,
     /// Whether it keeps a session's context between turns.
     pub sim_prefix_cache: bool,
+    /// Its serving engine ([`crate::servesim::engines::IDS`]).
+    pub sim_engine: String,
+    /// Whether requests' lengths spread about the job's prompt and output (a dataset's
+    /// requests) instead of all taking them.
+    pub sim_vary: bool,
 }
 
 /// The model version new links use ([`Job::model_version`]).
@@ -190,6 +195,8 @@ impl Default for Job {
             ckpt_bytes_per_s: None,
             sim_rate: 2.0,
             sim_traffic: "poisson".into(),
+            sim_engine: crate::servesim::engines::IDS[0].into(),
+            sim_vary: false,
             sim_duration_s: crate::servesim::DEFAULT_DURATION_S,
             sim_prefix_cache: true,
         }

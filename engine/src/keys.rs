@@ -203,6 +203,13 @@ pub const KEYS: &[Key] = &[
         "serving simulation: requests/s",
     ),
     key("wstraffic", Kind::Id, 4, "serving simulation: traffic"),
+    key("wseng", Kind::Id, 4, "serving simulation: engine"),
+    key(
+        "wsvary",
+        Kind::Flag,
+        4,
+        "serving simulation: lengths spread about their means",
+    ),
     bounded(
         "wsdur",
         Kind::Number,

@@ -7,6 +7,7 @@
 //!
 //! Seeded and deterministic: the same configuration and seed give the same result.
 
+pub mod engines;
 pub mod measured;
 pub mod traffic;
 
@@ -45,6 +46,19 @@ pub struct SimConfig {
     pub host_kv_bytes: f64,
     /// Bandwidth between host memory and the replica's HBM, bytes/s.
     pub host_bw: f64,
+    /// The serving engine's own time each step, seconds: scheduling, sampling and
+    /// detokenising on the host, where they are not hidden behind the accelerator's work
+    /// ([`Engine`]).
+    pub host_step_s: f64,
+    /// How the engine fits prefills in: `false`, chunks of prompts share steps with the
+    /// decoding sequences (chunked prefill); `true`, a step with prompts waiting prefills only
+    /// them and the decoding sequences wait (vLLM's scheduler without chunked prefill,
+    /// Neuron's context encoding).
+    pub prefill_first: bool,
+    /// Each request of Poisson or bursty traffic draws its prompt and output lengths around
+    /// the given means (log-normal, as sessions' turns do) instead of taking them exactly:
+    /// a dataset's requests, not one shape repeated.
+    pub vary_lengths: bool,
     /// Time-to-first-token target, seconds.
     pub ttft_target_s: f64,
     /// Time-per-output-token target, seconds.
@@ -69,6 +83,9 @@ impl SimConfig {
             prefix_cache: true,
             host_kv_bytes: 0.0,
             host_bw: 0.0,
+            host_step_s: 0.0,
+            prefill_first: false,
+            vary_lengths: false,
             ttft_target_s: 2.0,
             tpot_target_s: 0.1,
         }
@@ -89,6 +106,8 @@ pub const TIMELINE_BINS: usize = 120;
 /// Three percentiles of a latency.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Percentiles {
+    /// Mean.
+    pub mean: f64,
     /// Median.
     pub p50: f64,
     /// 90th percentile.
@@ -299,6 +318,7 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
                         });
                         (rng.length(p), rng.length(out), Some(sessions.len() - 1))
                     }
+                    _ if cfg.vary_lengths => (rng.length(p), rng.length(o), None),
                     _ => (cfg.prompt, cfg.output, None),
                 };
                 due.push(Reverse((key(at), reqs.len())));
@@ -492,7 +512,12 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
         let (mut prefill, mut prefill_flops, mut reload) = (0.0, 0.0, 0.0);
         let mut budget = f64::from(cfg.token_budget);
         let mut chunks: Vec<(usize, u32)> = Vec::new();
-        for &i in &running {
+        // A prefill-first engine gives a step to the prompts whenever one is waiting.
+        let decoding = !(cfg.prefill_first
+            && running
+                .iter()
+                .any(|&i| reqs[i].prefilled < reqs[i].to_prefill));
+        for &i in running.iter().filter(|_| decoding) {
             let r = &reqs[i];
             if r.prefilled >= r.to_prefill {
                 decode += 1.0;
@@ -533,15 +558,16 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
             prefill,
             prefill_flops,
             exchanges[tokens],
-        ) + reload;
+        ) + reload
+            + cfg.host_step_s;
         let start = t;
         t += dt;
-        busy += dt;
+        busy += dt - cfg.host_step_s;
         steps += 1;
         let b = ((start / bin_w) as usize).min(TIMELINE_BINS - 1);
         bin_steps[b] += 1;
         timeline[b].running += running.len() as f64;
-        timeline[b].busy += dt;
+        timeline[b].busy += dt - cfg.host_step_s;
         // Tokens out: a prefill that completes gives the request its first token.
         for (i, c) in chunks {
             let r = &mut reqs[i];
@@ -557,7 +583,12 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
         let mut done = Vec::new();
         for &i in &running {
             let r = &mut reqs[i];
-            if r.prefilled >= r.to_prefill && r.generated >= 1 && !r.first.is_nan() && r.first < t {
+            if decoding
+                && r.prefilled >= r.to_prefill
+                && r.generated >= 1
+                && !r.first.is_nan()
+                && r.first < t
+            {
                 r.generated += 1;
             }
             if r.generated >= r.output && !r.first.is_nan() {
@@ -707,6 +738,7 @@ pub fn percentiles(xs: &[f64]) -> Percentiles {
         v[k.clamp(1, v.len()) - 1]
     };
     Percentiles {
+        mean: v.iter().sum::<f64>() / v.len() as f64,
         p50: at(0.5),
         p90: at(0.9),
         p99: at(0.99),

@@ -249,6 +249,8 @@ pub fn ServingCurves(
             sim_traffic: d.sim_traffic.clone(),
             sim_duration_s: d.sim_duration_s,
             sim_prefix_cache: d.sim_prefix_cache,
+            sim_engine: d.sim_engine.clone(),
+            sim_vary: d.sim_vary,
             ..j.clone()
         })
     });

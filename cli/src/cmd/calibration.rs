@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use engine::calibration::{self, Role, RunPoint};
+use engine::servesim::measured::{self, LoadCheck};
 use serde_json::{json, Value};
 
 use super::Run;
@@ -20,12 +21,14 @@ pub struct Args {
     out: Json,
 }
 
-/// Each published point with the model's figure for it.
-pub struct Calibration(Vec<(RunPoint, f64)>);
+/// Each published point with the model's figure for it, and each latency measured under load
+/// with the simulator's.
+pub struct Calibration(Vec<(RunPoint, f64)>, Vec<LoadCheck>);
 
 impl Run for Args {
     type Output = Calibration;
     fn run(&self) -> Result<Calibration, Error> {
+        let load = measured::checks().map_err(|e| Error::internal(e.to_string()))?;
         calibration::calibration()
             .into_iter()
             .map(|p| {
@@ -37,7 +40,7 @@ impl Run for Args {
                 Ok((p, m))
             })
             .collect::<Result<_, _>>()
-            .map(Calibration)
+            .map(|points| Calibration(points, load))
     }
     fn format(&self) -> Format {
         self.out.format()
@@ -70,7 +73,24 @@ impl Report for Calibration {
                 "source": serde_json::to_value(p.source)?,
             }));
         }
-        Ok(json!({ "points": rows }))
+        let mut load = Vec::new();
+        for c in &self.1 {
+            load.push(json!({
+                "family": calibration::Family::ServingLoad.id(),
+                "role": c.role.id(),
+                "held_out_since": c.role.held_out_since(),
+                "label": c.label,
+                "latency": c.latency.id(),
+                "measured_s": c.measured,
+                "simulated_s": c.simulated,
+                "error": c.error(),
+                "tolerance": c.tolerance(),
+                "within": c.within,
+                "note": c.note,
+                "source": serde_json::to_value(c.source)?,
+            }));
+        }
+        Ok(json!({ "points": rows, "serving_load": load }))
     }
 
     fn text(&self) -> Option<String> {
@@ -88,6 +108,27 @@ impl Report for Calibration {
                     error(p, *predicted) * 100.0,
                     p.tolerance() * 100.0,
                     if p.within() { "" } else { ", OUTSIDE" }
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "\nserving under load, simulated request by request ({}):",
+            calibration::Family::ServingLoad.id()
+        );
+        for role in Role::IDS {
+            for c in self.1.iter().filter(|c| c.role.id() == role) {
+                let _ = writeln!(
+                    s,
+                    "  {:<13} {:<100} {:<11} measured {:>8.1} ms simulated {:>8.1} ms ({:+.0}%, ±{:.0}%{})",
+                    role,
+                    c.label,
+                    c.latency.id(),
+                    c.measured * 1e3,
+                    c.simulated * 1e3,
+                    c.error() * 100.0,
+                    c.tolerance() * 100.0,
+                    if c.within { "" } else { ", OUTSIDE" }
                 );
             }
         }

@@ -50,6 +50,15 @@ pub struct Args {
     /// Forget a session's context between turns
     #[arg(long)]
     no_prefix_cache: bool,
+    /// The serving engine: its own time a step and how it fits prompts in (ideal, trt-llm,
+    /// sglang, vllm)
+    #[arg(long, value_name = "E", default_value = servesim::engines::IDS[0],
+          value_parser = clap::builder::PossibleValuesParser::new(servesim::engines::IDS))]
+    engine: String,
+    /// Each request draws its prompt and output lengths about --prompt and --output (a
+    /// dataset's requests) instead of taking them exactly
+    #[arg(long)]
+    vary_lengths: bool,
     /// Sequences a step runs at most
     #[arg(long, value_name = "N", default_value_t = 256, allow_hyphen_values = true,
           value_parser = parse::count())]
@@ -73,6 +82,7 @@ pub struct Args {
 
 /// A simulation and what it was of.
 pub struct Simulated {
+    engine: String,
     cfg: SimConfig,
     tp: u32,
     analytic_tpot_s: f64,
@@ -108,6 +118,10 @@ impl Run for Args {
         }
         cfg.seed = self.seed;
         cfg.prefix_cache = !self.no_prefix_cache;
+        cfg.vary_lengths = self.vary_lengths;
+        if let Some(e) = servesim::engines::find(&self.engine) {
+            e.apply(&mut cfg);
+        }
         cfg.max_seqs = self.max_seqs;
         cfg.token_budget = self.token_budget;
         if let Some(gb) = self.host_kv_gb {
@@ -122,6 +136,7 @@ impl Run for Args {
         }
         let r = servesim::simulate(&analytic.step_model, &cfg)?;
         Ok(Simulated {
+            engine: self.engine.clone(),
             tp: analytic.chips_needed,
             analytic_tpot_s: analytic.latency_per_token.get(),
             cfg,
@@ -134,7 +149,7 @@ impl Run for Args {
 }
 
 fn pct(p: &Percentiles) -> Value {
-    json!({ "p50": p.p50, "p90": p.p90, "p99": p.p99 })
+    json!({ "mean": p.mean, "p50": p.p50, "p90": p.p90, "p99": p.p99 })
 }
 
 impl Report for Simulated {
@@ -143,6 +158,8 @@ impl Report for Simulated {
         Ok(json!({
             "traffic": c.traffic.id(), "rate_rps": c.rate, "duration_s": c.duration_s, "seed": c.seed,
             "chips_per_replica": self.tp, "prefix_cache": c.prefix_cache,
+            "engine": self.engine, "host_step_s": c.host_step_s, "prefill_first": c.prefill_first,
+            "vary_lengths": c.vary_lengths,
             "requests": r.requests, "completed": r.completed,
             "ttft_p50_s": r.ttft_s.p50, "ttft_p90_s": r.ttft_s.p90, "ttft_p99_s": r.ttft_s.p99,
             "tpot_p50_s": r.tpot_s.p50, "tpot_p90_s": r.tpot_s.p90, "tpot_p99_s": r.tpot_s.p99,
@@ -172,11 +189,12 @@ impl Report for Simulated {
             )
         };
         let mut s = format!(
-            "{} traffic at {} requests/s for {} s on one replica of {} chips: {} requests, {} answered\n\n{:<20} {:>12} {:>12} {:>12}\n",
+            "{} traffic at {} requests/s for {} s on one replica of {} chips ({} engine): {} requests, {} answered\n\n{:<20} {:>12} {:>12} {:>12}\n",
             c.traffic.id(),
             sig(c.rate, 4),
             sig(c.duration_s, 4),
             self.tp,
+            self.engine,
             r.requests,
             r.completed,
             "",

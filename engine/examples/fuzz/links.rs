@@ -203,6 +203,12 @@ pub fn plausible(key: &str, r: &mut Rng, p: &Ids) -> String {
             pick(r, &ids).into()
         }
         "wmodel" => pick(r, &p.models).into(),
+        "wseng" => {
+            let mut ids = engine::servesim::engines::IDS.to_vec();
+            ids.push("nope");
+            pick(r, &ids).into()
+        }
+        "wsvary" | "wspc" => pick(r, &["0", "1", "2", ""]).into(),
         "dev" => {
             let n = 1 + below(r, 5);
             let v: Vec<String> = (0..n)

@@ -160,7 +160,7 @@ const TRINITY_LARGE: &str =
     "m:l60,d3072,h48,kv8,f12288,v200192,s262144,e256,k4,sh1,ef3072,dl6,hd128,n:Trinity-Large";
 /// Llama 4 Scout's text shape (48 MoE layers of 16 experts of 8,192, one active and one
 /// shared; 108 B parameters, 17 B active).
-const LLAMA4_SCOUT: &str =
+pub(crate) const LLAMA4_SCOUT: &str =
     "m:l48,d5120,h40,kv8,f16384,v202048,s262144,e16,k1,sh1,ef8192,hd128,n:Llama-4-Scout";
 /// Llama 4 Maverick's text shape (24 dense layers of 16,384 between 24 MoE layers of 128
 /// experts of 8,192, one active and one shared; 400 B parameters, 17 B active).

@@ -114,6 +114,8 @@ impl Scenario {
         q.push(format!("wstraffic={}", j.sim_traffic));
         q.push(format!("wsdur={}", j.sim_duration_s));
         q.push(format!("wspc={}", u8::from(j.sim_prefix_cache)));
+        q.push(format!("wseng={}", j.sim_engine));
+        q.push(format!("wsvary={}", u8::from(j.sim_vary)));
         q.push(format!("wref={}", enc(&j.compare_with)));
         q.push(format!("wlever={}", j.lever.id()));
         q.push(format!("wttft={}", j.ttft_s));
@@ -446,6 +448,25 @@ impl Scenario {
                             crate::servesim::Traffic::IDS.join(", "),
                             s.job.sim_traffic
                         ),
+                    ),
+                },
+                "wseng" => match crate::servesim::engines::IDS.iter().find(|id| **id == v) {
+                    Some(id) => s.job.sim_engine = (*id).into(),
+                    None => note(
+                        "wseng",
+                        format!(
+                            "no serving engine '{v}' (valid: {}); simulating {}",
+                            crate::servesim::engines::IDS.join(", "),
+                            s.job.sim_engine
+                        ),
+                    ),
+                },
+                "wsvary" => match v.as_str() {
+                    "0" => s.job.sim_vary = false,
+                    "1" => s.job.sim_vary = true,
+                    _ => note(
+                        "wsvary",
+                        format!("'{v}' is not 0 or 1; every request takes the given lengths"),
                     ),
                 },
                 "wspc" => match v.as_str() {

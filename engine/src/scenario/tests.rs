@@ -335,6 +335,8 @@ fn full_state_round_trips() {
             sim_traffic: "agentic".into(),
             sim_duration_s: 120.0,
             sim_prefix_cache: false,
+            sim_engine: "sglang".into(),
+            sim_vary: true,
         },
         kernel: crate::kernels::KernelSpec {
             kernel: crate::kernels::Kernel::Softmax,

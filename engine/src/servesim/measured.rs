@@ -1,13 +1,18 @@
-//! Published measurements of serving under load, each simulated as it was run: the
-//! simulator's check. Nothing in the simulator is fitted to them: they are held out, dated
-//! when they entered, each latency within a factor of [`HELD_OUT_FACTOR`] of the measured one,
-//! a bound that never moves; a latency the simulator misses by more is marked as departing,
-//! with the mechanism the note names.
+//! Published measurements of serving under load, each simulated as it was run (its system,
+//! engine, limits, lengths and rate): the simulator's check. Their bound is the calibration
+//! table's for [`Family::ServingLoad`] (a point within it of the measured latency, as
+//! |simulated ÷ measured − 1|).
 //!
-//! What they show, as they entered: the simulator is fast under load everywhere (by 33–46% on
-//! SGLang's runs, 41–92% on the others). Two mechanisms it lacks account for it: an engine's
-//! fixed time a step outside the GPU (scheduling, sampling, detokenising), and, near
-//! saturation, how many sequences an engine keeps in flight.
+//! One parameter is fitted here: the Python-scheduled engines' own time a step
+//! ([`super::engines::HOST_STEP_S`]), to SGLang 0.3's median TPOT at 4 requests/s. The first
+//! runs entered held out and showed the simulator fast under load everywhere (by 33–46% on
+//! SGLang's runs, 41–92% on the others); the engine's time a step, prefills run ahead of the
+//! decoding sequences, and a dataset's spread of lengths were then built with them in view, so
+//! they are tuned against. The runs entered after that judge it: on H200, TensorRT-LLM's
+//! TPOT under MLPerf's Server load (steps filled to a 1,536-token budget) within 8%, and the
+//! Interactive run's latencies within 30%; MI300X's TPOT within 41%. They depart where the
+//! model's capacity is off near saturation (B200 at FP4, H200's and MI300X's queues), and on
+//! Trainium2, whose step the analytic model already misses at one request.
 
 use alloc::format;
 use alloc::string::String;
@@ -15,14 +20,11 @@ use alloc::vec::Vec;
 
 use super::{simulate, SimConfig, SimReport, Traffic};
 use crate::calibration::runs::MLPERF_INF41;
-use crate::calibration::Role;
+use crate::calibration::{tolerance, Family, Role};
 use crate::dtype::Dtype;
 use crate::source::Citation;
 use crate::system::{self, Cluster};
 use crate::workload::{find_model, infer, InferConfig, WorkloadError};
-
-/// How far a held-out latency may be from the measured one, as a factor either way.
-pub const HELD_OUT_FACTOR: f64 = 2.0;
 
 /// The day the measurements below entered.
 const ENTERED: &str = "2026-11-25";
@@ -48,9 +50,34 @@ static VLLM_BLOG: Citation = Citation {
     date: "2024-09-05",
 };
 
+static MLPERF51_NV: Citation = Citation {
+    key: "MLPERF-INF-5.1-LOAD",
+    title: "MLCommons: MLPerf Inference v5.1 results, closed division, Llama 2 70B Server and Interactive: Dell XE9680 H200-SXM-141GBx8 and Google H200-SXM-141GBx8 (TensorRT-LLM, FP8, one replica a GPU: 2,048 sequences and 1,536 tokens a step for Server, 512 and 256 for Interactive), NVIDIA B200-SXM-180GBx8 (FP4 weights, FP8 KV cache: 2,048 and 3,584; 768 and 768), each run's configs/<system>/<scenario>/llama2-70b.py and performance/run_1/mlperf_log_summary.txt",
+    url: "https://github.com/mlcommons/inference_results_v5.1/tree/965182b03376a00fcae415c54e560e1c83937932/closed",
+    date: "2025-09-09",
+};
+
+static MLPERF51_AMD_LOAD: Citation = Citation {
+    key: "MLPERF-INF-5.1-AMD-LOAD",
+    title: "MLCommons: MLPerf Inference v5.1, closed division, AMD 8xMI300X_2xEPYC_9575F, Llama 2 70B Server (vLLM, FP8 weights and KV cache, one replica a GPU, max_num_seqs 650, max_num_batched_tokens 40,960, chunked prefill off: code/llama2-70b-99.9/harness_llm/models/llama2-70b/server_mi300x.yaml) and its mlperf_log_summary.txt",
+    url: "https://github.com/mlcommons/inference_results_v5.1/tree/965182b03376a00fcae415c54e560e1c83937932/closed/AMD",
+    date: "2025-09-09",
+};
+
+static OPTIMUM_NEURON_LOAD: Citation = Citation {
+    key: "OPTIMUM-NEURON-LOAD",
+    title: "Hugging Face optimum-neuron: benchmark/vllm/single-instance/llama-3.1-8b-trn2 and llama4-Scout-trn2, vllm-results.csv, guidellm's asynchronous rows (requests at a fixed rate, 1,500 ± 150 prompt and 250 ± 20 output tokens; means of TTFT and inter-token latency), replicas compiled for 32 sequences of up to 4,096 tokens",
+    url: "https://github.com/huggingface/optimum-neuron/tree/213224e6aae42e570b88b3a5e6f2716112823469/benchmark/vllm/single-instance",
+    date: "2025-10-17",
+};
+
 /// A latency measured under load.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Latency {
+    /// Time to first token, mean.
+    TtftMean,
+    /// Time per output token, mean (guidellm's mean inter-token latency).
+    TpotMean,
     /// Time to first token, median.
     TtftP50,
     /// Time to first token, 99th percentile.
@@ -66,6 +93,8 @@ impl Latency {
     #[must_use]
     pub const fn id(self) -> &'static str {
         match self {
+            Latency::TtftMean => "ttft_mean_s",
+            Latency::TpotMean => "tpot_mean_s",
             Latency::TtftP50 => "ttft_p50_s",
             Latency::TtftP99 => "ttft_p99_s",
             Latency::TpotP50 => "tpot_p50_s",
@@ -74,6 +103,8 @@ impl Latency {
     }
     fn of(self, r: &SimReport) -> f64 {
         match self {
+            Latency::TtftMean => r.ttft_s.mean,
+            Latency::TpotMean => r.tpot_s.mean,
             Latency::TtftP50 => r.ttft_s.p50,
             Latency::TtftP99 => r.ttft_s.p99,
             Latency::TpotP50 => r.tpot_s.p50,
@@ -103,6 +134,8 @@ pub struct LoadRun {
     pub lengths: (u32, u32),
     /// The engine's sequence cap and token budget.
     pub limits: (u32, u32),
+    /// The engine ([`super::engines`]).
+    pub engine: &'static str,
     /// The latencies measured, seconds, each with its role.
     pub measured: &'static [(Latency, f64, Role)],
     /// How it was run and what the model lacks where it departs.
@@ -110,9 +143,10 @@ pub struct LoadRun {
 }
 
 const HELD: Role = Role::HeldOut { since: ENTERED };
+const TUNED: Role = Role::TunedAgainst;
 
 /// The runs.
-pub const RUNS: [LoadRun; 5] = [
+pub const RUNS: [LoadRun; 12] = [
     LoadRun {
         label: "8 × H200 (8 replicas of 1), Llama 2 70B FP8, MLPerf Inference v4.1 Server at 101.25 queries/s",
         source: &MLPERF_INF41,
@@ -123,9 +157,10 @@ pub const RUNS: [LoadRun; 5] = [
         rate: 101.25 / 8.0,
         lengths: (290, 290),
         limits: (896, 8192),
+        engine: "trt-llm",
         measured: &[
-            (Latency::TtftP50, 0.18076, HELD),
-            (Latency::TtftP99, 0.45274, HELD),
+            (Latency::TtftP50, 0.18076, TUNED),
+            (Latency::TtftP99, 0.45274, TUNED),
             (Latency::TpotP50, 0.12429, Role::Departs),
             (Latency::TpotP99, 0.14604, Role::Departs),
         ],
@@ -141,6 +176,7 @@ pub const RUNS: [LoadRun; 5] = [
         rate: 75.10 / 4.0,
         lengths: (290, 290),
         limits: (1024, 8192),
+        engine: "trt-llm",
         measured: &[
             (Latency::TtftP50, 0.27295, Role::Departs),
             (Latency::TtftP99, 0.46128, Role::Departs),
@@ -159,6 +195,7 @@ pub const RUNS: [LoadRun; 5] = [
         rate: 48.36 / 8.0,
         lengths: (298, 298),
         limits: (256, 16384),
+        engine: "vllm",
         measured: &[
             (Latency::TtftP50, 0.31057, Role::Departs),
             (Latency::TtftP99, 1.86089, Role::Departs),
@@ -177,9 +214,10 @@ pub const RUNS: [LoadRun; 5] = [
         rate: 4.0,
         lengths: (202, 179),
         limits: (256, 8192),
+        engine: "sglang",
         measured: &[
-            (Latency::TtftP50, 0.05394, HELD),
-            (Latency::TpotP50, 0.02503, HELD),
+            (Latency::TtftP50, 0.05394, TUNED),
+            (Latency::TpotP50, 0.02503, Role::Fitted),
         ],
         note: "radix cache off; ShareGPT's lengths vary where the simulation gives every request the sample's means (202 in and 179 out, from the vLLM v0.6.0 post on the same benchmark)",
     },
@@ -193,11 +231,143 @@ pub const RUNS: [LoadRun; 5] = [
         rate: 8.0,
         lengths: (202, 179),
         limits: (256, 8192),
+        engine: "sglang",
         measured: &[
-            (Latency::TtftP50, 0.05811, HELD),
-            (Latency::TpotP50, 0.03307, HELD),
+            (Latency::TtftP50, 0.05811, TUNED),
+            (Latency::TpotP50, 0.03307, TUNED),
         ],
         note: "as at 4 requests/s",
+    },
+    // Entered after the engines' host time was fitted and the prefill policy and length
+    // spread built, to judge them; the engine of each is the one its configuration names.
+    LoadRun {
+        label: "8 × H200 (8 replicas of 1), Llama 2 70B FP8, TensorRT-LLM, MLPerf Inference v5.1 Server at 114.2 queries/s (Dell XE9680)",
+        source: &MLPERF51_NV,
+        system: "hgx-h200-8",
+        model: "llama2-70b",
+        dtype: Dtype::Fp8,
+        tp: 1,
+        rate: 114.23 / 8.0,
+        lengths: (293, 293),
+        limits: (2048, 1536),
+        engine: "trt-llm",
+        measured: &[
+            (Latency::TtftP50, 0.35698, Role::Departs),
+            (Latency::TtftP99, 0.92208, Role::Departs),
+            (Latency::TpotP50, 0.17167, HELD),
+            (Latency::TpotP99, 0.18076, HELD),
+        ],
+        note: "closed/Dell/results/XE9680_H200_SXM_141GBx8_TRT/llama2-70b-99.9/Server; 33,244.25 tokens/s over 113.35 samples/s give 293 output tokens a sample, the prompt taken equal. Its TPOT, set by steps filled to the 1,536-token budget, came within 8% when it entered; its TTFT departs (22.5 s simulated): the run carries 14.3 queries/s a GPU, more than the replica the model describes can (its Server throughput is 6% under the v5.0 run's), so the simulated queue grows without bound where the real one holds",
+    },
+    LoadRun {
+        label: "8 × H200 (8 replicas of 1), Llama 2 70B FP8, TensorRT-LLM, MLPerf Inference v5.1 Interactive at 67.4 queries/s (Google)",
+        source: &MLPERF51_NV,
+        system: "hgx-h200-8",
+        model: "llama2-70b",
+        dtype: Dtype::Fp8,
+        tp: 1,
+        rate: 67.37 / 8.0,
+        lengths: (292, 292),
+        limits: (512, 256),
+        engine: "trt-llm",
+        measured: &[
+            (Latency::TtftP50, 0.07638, HELD),
+            (Latency::TtftP99, 0.25221, HELD),
+            (Latency::TpotP50, 0.03400, HELD),
+            (Latency::TpotP99, 0.03575, HELD),
+        ],
+        note: "closed/Google/results/H200-SXM-141GBx8_TRT/llama2-70b-99.9/Interactive (limits 450 ms TTFT, 40 ms TPOT); 19,554.66 tokens/s over 67.06 samples/s give 292 output tokens a sample, the prompt taken equal",
+    },
+    LoadRun {
+        label: "8 × B200 (8 replicas of 1), Llama 2 70B FP4, TensorRT-LLM, MLPerf Inference v5.1 Server at 363.8 queries/s",
+        source: &MLPERF51_NV,
+        system: "hgx-b200-8",
+        model: "llama2-70b",
+        dtype: Dtype::Fp4,
+        tp: 1,
+        rate: 363.79 / 8.0,
+        lengths: (274, 274),
+        limits: (2048, 3584),
+        engine: "trt-llm",
+        measured: &[
+            (Latency::TtftP50, 0.24418, Role::Departs),
+            (Latency::TtftP99, 0.43632, Role::Departs),
+            (Latency::TpotP50, 0.12610, Role::Departs),
+            (Latency::TpotP99, 0.13237, Role::Departs),
+        ],
+        note: "closed/NVIDIA/results/B200-SXM-180GBx8_TRT/llama2-70b-99.9/Server; FP4 weights with an FP8 KV cache; 99,123.04 tokens/s over 361.30 samples/s give 274 output tokens a sample, the prompt taken equal. Entered departing (about 10× fast on every latency): the model's B200 runs FP4 at the FP8 kernel factor fitted on H200, so a replica's throughput is about 16,200 tokens/s at 1,024 sequences against the 12,400 this run carries near its saturation; at 77% of the model's capacity the simulated queue stays short where the real one is at its limit",
+    },
+    LoadRun {
+        label: "8 × B200 (8 replicas of 1), Llama 2 70B FP4, TensorRT-LLM, MLPerf Inference v5.1 Interactive at 220.1 queries/s",
+        source: &MLPERF51_NV,
+        system: "hgx-b200-8",
+        model: "llama2-70b",
+        dtype: Dtype::Fp4,
+        tp: 1,
+        rate: 220.11 / 8.0,
+        lengths: (272, 272),
+        limits: (768, 768),
+        engine: "trt-llm",
+        measured: &[
+            (Latency::TtftP50, 0.06327, Role::Departs),
+            (Latency::TtftP99, 0.14038, Role::Departs),
+            (Latency::TpotP50, 0.03447, Role::Departs),
+            (Latency::TpotP99, 0.03815, Role::Departs),
+        ],
+        note: "closed/NVIDIA/results/B200-SXM-180GBx8_TRT/llama2-70b-99.9/Interactive; 59,545.45 tokens/s over 218.82 samples/s give 272 output tokens a sample, the prompt taken equal. Entered departing (3–4× fast), for the reason the Server run gives: the model's FP4 rate on B200",
+    },
+    LoadRun {
+        label: "8 × MI300X (8 replicas of 1), Llama 2 70B FP8, vLLM, MLPerf Inference v5.1 Server at 83.9 queries/s",
+        source: &MLPERF51_AMD_LOAD,
+        system: "mi300x-8",
+        model: "llama2-70b",
+        dtype: Dtype::Fp8,
+        tp: 1,
+        rate: 83.90 / 8.0,
+        lengths: (301, 301),
+        limits: (650, 40960),
+        engine: "vllm",
+        measured: &[
+            (Latency::TtftP50, 0.87507, Role::Departs),
+            (Latency::TtftP99, 1.91465, Role::Departs),
+            (Latency::TpotP50, 0.15104, HELD),
+            (Latency::TpotP99, 0.19338, HELD),
+        ],
+        note: "closed/AMD/results/8xMI300X_2xEPYC_9575F/llama2-70b-99/Server; AMD's harness also holds decode batches between 352 and 608 sequences (VLLM_LLAMA2_MLPERF_SCHED) and runs 9 scheduler steps at a time, which the simulator does not; 24,593.77 tokens/s over 81.68 samples/s give 301 output tokens a sample, the prompt taken equal. Its TPOT came within its bound when it entered (+41% and +16%); its TTFT departs (9.9 s simulated): the vLLM engine's host time falls on every step, where this harness schedules 9 steps at a time, so the simulated replica carries less than the run does and its queue grows",
+    },
+    LoadRun {
+        label: "1 Trainium2 (TP4 at LNC=2), Llama 3.1 8B BF16, optimum-neuron vLLM, guidellm at 2.46 requests/s",
+        source: &OPTIMUM_NEURON_LOAD,
+        system: "trn2-16",
+        model: "llama3-8b",
+        dtype: Dtype::Bf16,
+        tp: 1,
+        rate: 2.46,
+        lengths: (1500, 250),
+        limits: (32, 4096),
+        engine: "vllm",
+        measured: &[
+            (Latency::TtftMean, 0.21133, Role::Departs),
+            (Latency::TpotMean, 0.04756, Role::Departs),
+        ],
+        note: "guidellm's asynchronous row (2.27 requests/s completed); Neuron's compiled shapes (32 sequences padded, prompts in 4,096-token buckets) are not simulated: requests batch as they come. Entered departing (−55% and −52%), as the same replica's synchronous run departs in the calibration (−31% and −45%): the step lacks what Neuron's compiled shapes and its DMA cost",
+    },
+    LoadRun {
+        label: "16 Trainium2 (TP64 at LNC=2), Llama 4 Scout BF16, optimum-neuron vLLM, guidellm at 1.14 requests/s",
+        source: &OPTIMUM_NEURON_LOAD,
+        system: "trn2-16",
+        model: crate::calibration::runs::LLAMA4_SCOUT,
+        dtype: Dtype::Bf16,
+        tp: 16,
+        rate: 1.14,
+        lengths: (1500, 250),
+        limits: (32, 4096),
+        engine: "vllm",
+        measured: &[
+            (Latency::TtftMean, 0.59501, Role::Departs),
+            (Latency::TpotMean, 0.10801, Role::Departs),
+        ],
+        note: "guidellm's asynchronous row (0.95 requests/s completed); as for the 8B run, the compiled shapes are not simulated. Entered departing (−93% and −84%), as its synchronous run does (−56%): the step lacks what Neuron's expert kernels cost at small batches",
     },
 ];
 
@@ -212,6 +382,10 @@ pub fn lengths_source() -> &'static Citation {
 pub struct LoadCheck {
     /// The run.
     pub label: &'static str,
+    /// Where it is published.
+    pub source: &'static Citation,
+    /// How it was run, and what the simulator lacks where it departs.
+    pub note: &'static str,
     /// Which latency.
     pub latency: Latency,
     /// Measured, seconds.
@@ -220,11 +394,16 @@ pub struct LoadCheck {
     pub simulated: f64,
     /// Its role.
     pub role: Role,
-    /// Whether it is within [`HELD_OUT_FACTOR`] of the measured one.
+    /// Whether it is within its bound ([`LoadCheck::tolerance`]).
     pub within: bool,
 }
 
 impl LoadCheck {
+    /// The largest error its role allows: the calibration table's for serving under load.
+    #[must_use]
+    pub fn tolerance(&self) -> f64 {
+        tolerance(self.role, Family::ServingLoad)
+    }
     /// Simulated over measured, less 1.
     #[must_use]
     pub fn error(&self) -> f64 {
@@ -232,11 +411,17 @@ impl LoadCheck {
     }
 }
 
-/// Simulates one run as it was run: ten minutes of Poisson arrivals at its rate.
+/// Simulates one run as it was run: ten minutes of Poisson arrivals at its rate, lengths
+/// spread about the dataset's means, on its engine.
 ///
 /// # Errors
 /// A run that no longer evaluates (a preset gone).
 pub fn simulate_run(run: &LoadRun) -> Result<SimReport, WorkloadError> {
+    simulate_run_with(run, None)
+}
+
+/// [`simulate_run`], with the engine's host time a step replaced when `host_step` is given.
+fn simulate_run_with(run: &LoadRun, host_step: Option<f64>) -> Result<SimReport, WorkloadError> {
     let sys = system::find(run.system).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
     let chip =
         crate::catalog::find(sys.chip).map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
@@ -251,7 +436,36 @@ pub fn simulate_run(run: &LoadRun) -> Result<SimReport, WorkloadError> {
     let mut sim = SimConfig::new(Traffic::Poisson, run.rate, p, o);
     sim.max_seqs = run.limits.0;
     sim.token_budget = run.limits.1;
+    // A dataset's requests vary in length about its means.
+    sim.vary_lengths = true;
+    super::engines::find(run.engine)
+        .ok_or_else(|| WorkloadError::BadInput(format!("no engine '{}'", run.engine)))?
+        .apply(&mut sim);
+    sim.host_step_s = host_step.unwrap_or(sim.host_step_s);
     simulate(&sm, &sim)
+}
+
+/// Fits the Python-scheduled engines' host time a step ([`super::engines::HOST_STEP_S`]) to
+/// SGLang 0.3's median TPOT at 4 requests/s (the first SGLang run).
+#[must_use]
+pub fn fit_host_step() -> Option<f64> {
+    let run = RUNS.iter().find(|r| r.engine == "sglang")?;
+    let &(_, target, _) = run.measured.iter().find(|m| m.0 == Latency::TpotP50)?;
+    let f = |h: f64| simulate_run_with(run, Some(h)).ok().map(|r| r.tpot_s.p50);
+    // Bisection on a latency that rises with the host time.
+    let (mut a, mut b) = (0.0, 0.05);
+    if f(a)? > target || f(b)? < target {
+        return None;
+    }
+    for _ in 0..30 {
+        let mid = 0.5 * (a + b);
+        if f(mid)? < target {
+            a = mid;
+        } else {
+            b = mid;
+        }
+    }
+    Some(0.5 * (a + b))
 }
 
 /// Every run's latencies, measured beside simulated.
@@ -264,15 +478,18 @@ pub fn checks() -> Result<Vec<LoadCheck>, WorkloadError> {
         let r = simulate_run(run)?;
         for &(latency, measured, role) in run.measured {
             let simulated = latency.of(&r);
-            let ratio = simulated / measured;
-            out.push(LoadCheck {
+            let mut c = LoadCheck {
                 label: run.label,
+                source: run.source,
+                note: run.note,
                 latency,
                 measured,
                 simulated,
                 role,
-                within: (1.0 / HELD_OUT_FACTOR..=HELD_OUT_FACTOR).contains(&ratio),
-            });
+                within: false,
+            };
+            c.within = c.error().abs() <= c.tolerance();
+            out.push(c);
         }
     }
     Ok(out)
@@ -301,20 +518,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn held_out_latencies_stay_within_their_bound() {
+    fn every_latency_is_within_its_bound_unless_it_departs() {
         let checks = checks().unwrap();
-        assert!(checks.len() >= 12);
-        let mut held = 0;
+        assert!(checks.len() >= 30);
         for c in &checks {
-            if c.role.is_held_out() {
-                held += 1;
-                assert!(c.within, "{}", table(core::slice::from_ref(c)));
-            }
             if c.role == Role::Departs {
                 // A departure is one: were it back within the bound, it would be re-entered.
                 assert!(!c.within, "{}", table(core::slice::from_ref(c)));
+            } else {
+                assert!(c.within, "{}", table(core::slice::from_ref(c)));
             }
         }
-        assert!(held >= 6, "{held}");
+        assert!(checks.iter().any(|c| c.role.is_held_out()));
+    }
+
+    #[test]
+    fn the_engines_host_time_is_what_its_fit_gives() {
+        let fit = fit_host_step().unwrap();
+        assert!(
+            (fit / super::super::engines::HOST_STEP_S - 1.0).abs() < 0.01,
+            "{fit}"
+        );
     }
 }

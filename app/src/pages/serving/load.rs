@@ -35,7 +35,8 @@ pub fn LoadSimulation(
     job: Memo<Job>,
 ) -> impl IntoView {
     let sc = use_scenario();
-    // The simulation's settings are the job's (`wsrate`, `wstraffic`, `wsdur`, `wspc`): they
+    // The simulation's settings are the job's (`wsrate`, `wstraffic`, `wsdur`, `wspc`,
+    // `wseng`, `wsvary`): they
     // travel in the link.
     let rate = move || job.with(|j| j.sim_rate);
     let stage = RwSignal::new(String::new());
@@ -147,7 +148,7 @@ pub fn LoadSimulation(
         <div class="card" id="serving-load">
             <h2>"Under load, request by request"</h2>
             <p class="small-note">
-                {move || format!("One replica of {} serving the prompt and output above, simulated request by request in the background: arrivals, continuous batching ({} sequences at most, 8,192 tokens a step with chunked prefill), the KV cache in blocks with preemption, and a prefix cache that keeps a session's context for its next turn. Each step costs what the analytic model says of its parts, so at low load the two agree; under load the queue decides. The targets are the TTFT and TPOT above.", system(), job.with(|j| j.batch))}
+                {move || format!("One replica of {} serving the prompt and output above, simulated request by request in the background: arrivals, continuous batching ({} sequences at most, 8,192 tokens a step), the KV cache in blocks with preemption, and a prefix cache that keeps a session's context for its next turn. Each step costs what the analytic model says of its parts, and the engine adds its own time a step and its way of fitting prompts in (ideal adds nothing, so at low load the two agree); under load the queue decides. With lengths varying, each request draws its prompt and output about the lengths above, as a dataset's do. The targets are the TTFT and TPOT above. This engine: {}.", system(), job.with(|j| j.batch), job.with(|j| engine::servesim::engines::find(&j.sim_engine).map_or("", |e| e.basis)))}
             </p>
             <div class="controls">
                 <label class="inline">"Traffic "
@@ -166,6 +167,12 @@ pub fn LoadSimulation(
                         }).collect_view()}
                     </select>
                 </label>
+                <label class="inline">"Engine "
+                    <select name="sim-engine" on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.job.sim_engine = v); }>
+                        {engine::servesim::engines::ENGINES.iter().map(|e| view! { <option value=e.id title=e.basis selected=move || job.with(|j| j.sim_engine == e.id)>{e.name}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="check"><input type="checkbox" name="sim-vary" prop:checked=move || job.with(|j| j.sim_vary) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.job.sim_vary = on); }/>"lengths vary"</label>
                 <label class="check"><input type="checkbox" name="sim-prefix" prop:checked=move || job.with(|j| j.sim_prefix_cache) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.job.sim_prefix_cache = on); }/>"prefix cache"</label>
                 <button type="button" id="sim-run" on:click=run disabled=move || running.get()>"Simulate"</button>
                 <button type="button" id="sim-cancel" class="small" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
