@@ -673,7 +673,16 @@ pub fn serve_step(
         system: sys,
         nodes: 1,
     };
-    let cfg = infer_config(job, &chip, model, 1);
+    let mut cfg = infer_config(job, &chip, model, 1);
+    // A compiled deployment (Neuron) holds the job's sequences: one request alone runs that
+    // graph, and so does every step of the simulation.
+    if cfg.static_shapes && chip.runs_neuron() {
+        cfg.compiled = Some(workload::Compiled {
+            batch: job.batch.max(1),
+            seq: job.prompt.max(1) + job.output.max(1),
+            buckets: &[],
+        });
+    }
     let r = workload::infer(&cluster, &chip, &cfg)?;
     Ok((r.step_model, r.latency_per_token.get(), r.chips_needed))
 }

@@ -48,7 +48,7 @@ pub struct SimConfig {
     pub host_bw: f64,
     /// The serving engine's own time each step, seconds: scheduling, sampling and
     /// detokenising on the host, where they are not hidden behind the accelerator's work
-    /// ([`Engine`]).
+    /// ([`engines::Engine`]).
     pub host_step_s: f64,
     /// How the engine fits prefills in: `false`, chunks of prompts share steps with the
     /// decoding sequences (chunked prefill); `true`, a step with prompts waiting prefills only
@@ -244,6 +244,9 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
         return bad("a step processes at most 1,048,576 tokens");
     }
     let m = &sm.model;
+    // A compiled deployment (Neuron) holds at most its graph's batch.
+    let graph = sm.compiled;
+    let max_seqs = graph.map_or(cfg.max_seqs, |c| cfg.max_seqs.min(c.batch.max(1)));
     let bt = f64::from(cfg.block_tokens);
     let total_blocks =
         libm::floor(sm.kv_capacity / sm.kv_bytes / bt).min(f64::from(u32::MAX)) as u32;
@@ -373,7 +376,7 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
         }
         // Admit from the queue while sequences and blocks allow, evicting cached prefixes
         // (least recently used first) to make room.
-        while running.len() < cfg.max_seqs as usize {
+        while running.len() < max_seqs as usize {
             let Some(&i) = waiting.front() else { break };
             let r = &reqs[i];
             let ctx = r.prompt.min(
@@ -508,12 +511,13 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
         }
         // The step: one token of every decoding sequence, then prefill chunks in admission
         // order up to the token budget.
-        let (mut decode, mut att, mut indexed) = (0.0, 0.0, 0.0);
+        let (mut decode, mut att, mut indexed) = (0.0_f64, 0.0, 0.0);
         let (mut prefill, mut prefill_flops, mut reload) = (0.0, 0.0, 0.0);
         let mut budget = f64::from(cfg.token_budget);
         let mut chunks: Vec<(usize, u32)> = Vec::new();
-        // A prefill-first engine gives a step to the prompts whenever one is waiting.
-        let decoding = !(cfg.prefill_first
+        // A prefill-first engine (and a compiled deployment, whose context encoding is a graph
+        // of its own) gives a step to the prompts whenever one is waiting.
+        let decoding = !((cfg.prefill_first || graph.is_some())
             && running
                 .iter()
                 .any(|&i| reqs[i].prefilled < reqs[i].to_prefill));
@@ -527,22 +531,48 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
                 budget -= 1.0;
             }
         }
+        if let (Some(c), true) = (graph, decode > 0.0) {
+            // The token-generation graph runs its whole batch, every sequence at the bucket
+            // of the longest context.
+            let longest = running
+                .iter()
+                .map(|&i| &reqs[i])
+                .filter(|r| r.prefilled >= r.to_prefill)
+                .map(|r| r.prompt + r.generated)
+                .max()
+                .unwrap_or(0);
+            let bucket = c.bucket(f64::from(longest) + 1.0);
+            decode = decode.max(f64::from(c.batch));
+            att = decode * m.attended_read(bucket);
+            indexed = decode * bucket;
+        }
         for &i in &running {
             if budget < 1.0 {
                 break;
             }
             let r = &reqs[i];
             if r.prefilled < r.to_prefill {
-                let c = (r.to_prefill - r.prefilled).min(budget as u32);
-                let from = f64::from(r.cached + r.prefilled);
-                let to = from + f64::from(c);
-                prefill += f64::from(c);
-                prefill_flops += f64::from(c)
+                let (c, from) = (
+                    (r.to_prefill - r.prefilled).min(budget as u32),
+                    f64::from(r.cached + r.prefilled),
+                );
+                // A compiled deployment prefills one whole prompt a step, padded to its
+                // bucket; otherwise chunks fill the budget.
+                let (c, to) = match graph {
+                    Some(g) => (r.to_prefill - r.prefilled, g.bucket(f64::from(r.prompt))),
+                    None => (c, from + f64::from(c)),
+                };
+                let run = to - from;
+                prefill += run;
+                prefill_flops += run
                     * (m.forward_flops_per_token(m.mean_attended(from, to))
                         + m.indexer_flops((from + to) / 2.0));
-                budget -= f64::from(c);
+                budget -= run;
                 reload += r.reload_s;
                 chunks.push((i, c));
+                if graph.is_some() {
+                    break;
+                }
             }
         }
         let tokens = (decode + prefill) as usize;

@@ -111,6 +111,14 @@ impl Run for Args {
         let (p, o) = (self.lengths.prompt, self.lengths.output);
         let mut icfg = workload::InferConfig::new(model, self.dtype, 1, p, o);
         icfg.tp = self.tp;
+        // Neuron runs the graphs compiled for the replica's sequences, alone or full.
+        if chip.runs_neuron() {
+            icfg.compiled = Some(workload::Compiled {
+                batch: self.max_seqs,
+                seq: p + o,
+                buckets: &[],
+            });
+        }
         let analytic = workload::infer(&cluster, &chip, &icfg)?;
         let mut cfg = SimConfig::new(traffic, self.rate, p, o);
         if let Some(d) = self.duration {

@@ -12,7 +12,9 @@
 //! TPOT under MLPerf's Server load (steps filled to a 1,536-token budget) within 8%, and the
 //! Interactive run's latencies within 30%; MI300X's TPOT within 41%. They depart where the
 //! model's capacity is off near saturation (B200 at FP4, H200's and MI300X's queues), and on
-//! Trainium2, whose step the analytic model already misses at one request.
+//! Trainium2's mixture of experts, whose step the analytic model already misses at one
+//! request. Neuron's compiled shapes were simulated after the Trainium2 runs entered, with
+//! them in view: the dense one's latencies came within their bound, tuned against.
 
 use alloc::format;
 use alloc::string::String;
@@ -24,7 +26,7 @@ use crate::calibration::{tolerance, Family, Role};
 use crate::dtype::Dtype;
 use crate::source::Citation;
 use crate::system::{self, Cluster};
-use crate::workload::{find_model, infer, InferConfig, WorkloadError};
+use crate::workload::{find_model, infer, Compiled, InferConfig, WorkloadError};
 
 /// The day the measurements below entered.
 const ENTERED: &str = "2026-11-25";
@@ -347,10 +349,10 @@ pub const RUNS: [LoadRun; 12] = [
         limits: (32, 4096),
         engine: "vllm",
         measured: &[
-            (Latency::TtftMean, 0.21133, Role::Departs),
-            (Latency::TpotMean, 0.04756, Role::Departs),
+            (Latency::TtftMean, 0.21133, TUNED),
+            (Latency::TpotMean, 0.04756, TUNED),
         ],
-        note: "guidellm's asynchronous row (2.27 requests/s completed); Neuron's compiled shapes (32 sequences padded, prompts in 4,096-token buckets) are not simulated: requests batch as they come. Entered departing (−55% and −52%), as the same replica's synchronous run departs in the calibration (−31% and −45%): the step lacks what Neuron's compiled shapes and its DMA cost",
+        note: "guidellm's asynchronous row (2.27 requests/s completed). Entered held out and departing (−55% and −52%) while requests batched as they came; then Neuron's compiled shapes were simulated with it in view (every decode step runs the graph's 32 sequences at the bucket of the longest context, each prompt prefilled alone in its bucket), which brings it to −16% and −31%: tuned against. The −31% is the analytic step's own gap at one request (the synchronous run's, in the calibration)",
     },
     LoadRun {
         label: "16 Trainium2 (TP64 at LNC=2), Llama 4 Scout BF16, optimum-neuron vLLM, guidellm at 1.14 requests/s",
@@ -367,7 +369,7 @@ pub const RUNS: [LoadRun; 12] = [
             (Latency::TtftMean, 0.59501, Role::Departs),
             (Latency::TpotMean, 0.10801, Role::Departs),
         ],
-        note: "guidellm's asynchronous row (0.95 requests/s completed); as for the 8B run, the compiled shapes are not simulated. Entered departing (−93% and −84%), as its synchronous run does (−56%): the step lacks what Neuron's expert kernels cost at small batches",
+        note: "guidellm's asynchronous row (0.95 requests/s completed). Entered departing (−93% and −84%), and still departs with the compiled shapes simulated (−92% and −80%), as its synchronous run does (−56%): the step lacks what Neuron's expert kernels cost at small batches",
     },
 ];
 
@@ -432,6 +434,14 @@ fn simulate_run_with(run: &LoadRun, host_step: Option<f64>) -> Result<SimReport,
     let (p, o) = run.lengths;
     let mut cfg = InferConfig::new(find_model(run.model)?, run.dtype, 1, p, o);
     cfg.tp = Some(run.tp);
+    // Neuron runs the shapes the replica was compiled for: its sequences, up to its length.
+    if chip.runs_neuron() {
+        cfg.compiled = Some(Compiled {
+            batch: run.limits.0,
+            seq: run.limits.1,
+            buckets: &[],
+        });
+    }
     let sm = infer(&cluster, &chip, &cfg)?.step_model;
     let mut sim = SimConfig::new(Traffic::Poisson, run.rate, p, o);
     sim.max_seqs = run.limits.0;

@@ -123,3 +123,44 @@ fn the_load_curve_finds_the_highest_load_within_targets() {
     let (_, tpot, tp) = crate::job::serve_step(&job, "hgx-h200-8").unwrap();
     assert!(tpot > 0.0 && tp >= 1);
 }
+
+/// One Trainium2 chip serving Llama 3 8B in BF16 from graphs compiled for `batch` sequences
+/// of up to 2,048 tokens: its step model and the analytic latency of one request alone.
+fn trn2(batch: u32) -> (StepModel, f64) {
+    let sys = system::find("trn2-16").unwrap();
+    let chip = crate::catalog::find(sys.chip).unwrap();
+    let cluster = Cluster {
+        system: sys,
+        nodes: 1,
+    };
+    let mut cfg = InferConfig::new(find_model("llama3-8b").unwrap(), Dtype::Bf16, 1, 1024, 256);
+    cfg.tp = Some(1);
+    cfg.compiled = Some(crate::workload::Compiled {
+        batch,
+        seq: 2048,
+        buckets: &[],
+    });
+    let r = infer(&cluster, &chip, &cfg).unwrap();
+    (r.step_model, r.latency_per_token.get())
+}
+
+#[test]
+fn a_compiled_replica_runs_its_whole_graph_and_holds_no_more() {
+    // Alone, a request decodes on the graph of 32 sequences: what the analytic model says of
+    // one request on that graph, and slower than on a graph of one.
+    let (sm, analytic) = trn2(32);
+    let mut cfg = SimConfig::new(Traffic::Poisson, 0.05, 1024, 256);
+    let r = simulate(&sm, &cfg).unwrap();
+    let err = r.tpot_s.p50 / analytic - 1.0;
+    assert!(err.abs() < 0.15, "TPOT {} against {analytic}", r.tpot_s.p50);
+    let (sm1, _) = trn2(1);
+    assert!(r.tpot_s.p50 > simulate(&sm1, &cfg).unwrap().tpot_s.p50);
+    // Under load it never runs more than the graph holds, whatever the engine's cap.
+    cfg.rate = 50.0;
+    cfg.duration_s = 20.0;
+    cfg.max_seqs = 256;
+    let r = simulate(&sm, &cfg).unwrap();
+    let most = r.timeline.iter().map(|b| b.running).fold(0.0, f64::max);
+    assert!(most <= 32.0 + 1e-9, "{most}");
+    assert!(most > 16.0, "{most}");
+}

@@ -309,6 +309,10 @@ pub struct StepModel {
     pub kv_bytes: f64,
     /// Bytes the replica keeps for KV caches: 90% of its HBM less the weights.
     pub kv_capacity: f64,
+    /// The shapes the deployment runs, when it was compiled for them (Neuron): every decode
+    /// step runs the graph's batch at the bucket of its longest context, and each prompt is
+    /// prefilled alone, padded to its bucket.
+    pub compiled: Option<Compiled>,
 }
 
 impl StepModel {
@@ -547,6 +551,15 @@ pub(crate) fn infer_with(
     // and one more at once: k + 1 tokens of compute for one pass over the weights and caches.
     let k1 = f64::from(cfg.draft_tokens + 1);
     let kv_capacity = (usable * f64::from(tp) - weights).max(0.0);
+    // A compiled deployment runs its compiled batch, and attends over the bucket its context
+    // falls in, whatever the live load. Neuron compiles every deployment.
+    let compiled = cfg.compiled.or_else(|| {
+        (cfg.static_shapes && chip.runs_neuron()).then_some(Compiled {
+            batch: cfg.batch,
+            seq: cfg.prompt + cfg.output,
+            buckets: &[],
+        })
+    });
     let sm = StepModel {
         model: m.clone(),
         cluster: cluster.clone(),
@@ -559,17 +572,9 @@ pub(crate) fn infer_with(
         calls,
         kv_bytes,
         kv_capacity,
+        compiled,
     };
     let streamed = |tokens: f64| sm.streamed(tokens);
-    // A compiled deployment runs its compiled batch, and attends over the bucket its context
-    // falls in, whatever the live load. Neuron compiles every deployment.
-    let compiled = cfg.compiled.or_else(|| {
-        (cfg.static_shapes && chip.runs_neuron()).then_some(Compiled {
-            batch: cfg.batch,
-            seq: cfg.prompt + cfg.output,
-            buckets: &[],
-        })
-    });
     let (b_run, ctx_run) = match compiled {
         Some(c) => (b.max(f64::from(c.batch)), c.bucket(mean_ctx)),
         None => (b, mean_ctx),
