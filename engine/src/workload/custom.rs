@@ -1164,6 +1164,33 @@ mod tests {
         assert_eq!(Model::parse_spec(&m.to_spec()).unwrap(), m);
         // Linear layers attend to nothing: training's attention work is a quarter.
         assert!((m.causal_share(4096.0) - 0.25).abs() < 1e-12);
+        // Their recurrence costs 7 FLOPs a state element a token (36 layers × 32 heads ×
+        // 128 × 128), counted in a token's forward FLOPs, and three times that in training.
+        let rec = 36.0 * 7.0 * 32.0 * 128.0 * 128.0;
+        assert_eq!(m.linear_flops_per_token(), rec);
+        let dense = 2.0 * m.params_active() + 2.0 * 48.0 * 2048.0 * 100.0;
+        assert!((m.forward_flops_per_token(100.0) - dense - rec).abs() < 1.0);
+        // A decode step reads and writes every sequence's state: on one H200, 64 sequences
+        // of Qwen3-Next take longer than the same step without the state, by the state's
+        // traffic at the replica's bandwidth.
+        let sys = crate::system::find("hgx-h200-8").unwrap();
+        let chip = crate::catalog::find(sys.chip).unwrap();
+        let cluster = crate::system::Cluster {
+            system: sys,
+            nodes: 1,
+        };
+        let mut cfg = super::super::InferConfig::new(m.clone(), d, 64, 1024, 256);
+        cfg.tp = Some(4);
+        let sm = super::super::infer(&cluster, &chip, &cfg)
+            .unwrap()
+            .step_model;
+        assert_eq!(sm.state_bytes, m.linear_state() * 2.0);
+        let with = sm.step(64.0, (64.0 * 1100.0, 0.0), 0.0, 0.0).unwrap();
+        let mut without = sm.clone();
+        without.state_bytes = 0.0;
+        let gap = with - without.step(64.0, (64.0 * 1100.0, 0.0), 0.0, 0.0).unwrap();
+        let io = 64.0 * 2.0 * sm.state_bytes / 4.0 / sm.bw;
+        assert!((gap / io - 1.0).abs() < 1e-9, "{gap} against {io}");
     }
 
     /// DeepSeek-V3.2's config (as MaxText copies it from the checkpoint): its sparse attention

@@ -342,17 +342,32 @@ impl Model {
         self.linear_count() * (nv * dk * dv + (2.0 * nk * dk + nv * dv) * (conv - 1.0).max(0.0))
     }
 
-    /// Forward FLOPs per token at context length `ctx` (2·N + attention 4·L·d·ctx/2, causal).
+    /// The linear-attention layers' recurrence, FLOPs per token (0 without them): in each
+    /// value head the delta rule reads the key-by-value state with the key (2·dk·dv), writes
+    /// it back decayed with a rank-one update (3·dk·dv) and reads it with the query
+    /// (2·dk·dv). Their projections are parameters, counted with the rest.
+    #[must_use]
+    pub fn linear_flops_per_token(&self) -> f64 {
+        let [_, nv, dk, dv, _] = self.linear.map(f64::from);
+        self.linear_count() * 7.0 * nv * dk * dv
+    }
+
+    /// Forward FLOPs per token at context length `ctx` (2·N + attention 4·L·d·ctx/2, causal,
+    /// and the linear-attention layers' recurrence).
     #[must_use]
     pub fn forward_flops_per_token(&self, ctx: f64) -> f64 {
-        2.0 * self.params_active() + 2.0 * f64::from(self.layers) * self.d() * ctx
+        2.0 * self.params_active()
+            + 2.0 * f64::from(self.layers) * self.d() * ctx
+            + self.linear_flops_per_token()
     }
-    /// Training FLOPs per token, PaLM convention: 6·N + 12·L·d·s.
+    /// Training FLOPs per token, PaLM convention: 6·N + 12·L·d·s (and three times the
+    /// linear-attention recurrence's forward FLOPs).
     #[must_use]
     pub fn train_flops_per_token(&self) -> f64 {
         let s = f64::from(self.seq);
         6.0 * self.params_active()
             + 12.0 * f64::from(self.layers) * self.d() * s * self.causal_share(s)
+            + 3.0 * self.linear_flops_per_token()
     }
     /// KV-cache bytes a sequence of `ctx` tokens keeps, in format `d`: a windowed layer
     /// keeps only its window.

@@ -309,6 +309,9 @@ pub struct StepModel {
     pub kv_bytes: f64,
     /// Bytes the replica keeps for KV caches: 90% of its HBM less the weights.
     pub kv_capacity: f64,
+    /// Bytes of one sequence's linear-attention state (0 without such layers), which each
+    /// decode step reads and writes back.
+    pub state_bytes: f64,
     /// The shapes the deployment runs, when it was compiled for them (Neuron): every decode
     /// step runs the graph's batch at the bucket of its longest context, and each prompt is
     /// prefilled alone, padded to its bucket.
@@ -367,6 +370,13 @@ impl StepModel {
     #[must_use]
     pub fn decode_gemm_flops(&self, att: f64) -> f64 {
         self.model.forward_flops_per_token(att) - self.decode_attention_flops(att)
+    }
+
+    /// The linear-attention state of `seqs` decoding sequences, read and written back once a
+    /// step (0 without such layers).
+    #[must_use]
+    pub fn state_io(&self, seqs: f64) -> f64 {
+        seqs * 2.0 * self.state_bytes / f64::from(self.tp) / self.bw
     }
 
     /// Attention of decoded tokens over `att` tokens of context in all (summed over the
@@ -431,7 +441,11 @@ impl StepModel {
         let flops = decode * self.decode_gemm_flops(if decode > 0.0 { att / decode } else { 0.0 })
             + prefill_flops;
         let gemm = (flops / t / self.peak).max(self.streamed(tokens) / t / self.bw);
-        gemm + self.calls + self.decode_attention(1.0, att) + self.indexer(1.0, indexed) + exchanges
+        gemm + self.calls
+            + self.decode_attention(1.0, att)
+            + self.state_io(decode)
+            + self.indexer(1.0, indexed)
+            + exchanges
     }
 }
 
@@ -572,6 +586,7 @@ pub(crate) fn infer_with(
         calls,
         kv_bytes,
         kv_capacity,
+        state_bytes: m.linear_state() * kv_elem,
         compiled,
     };
     let streamed = |tokens: f64| sm.streamed(tokens);
@@ -591,7 +606,9 @@ pub(crate) fn infer_with(
         Ok([
             (n * gemm_flops / peak).max(streamed(tokens) / t / bw),
             calls,
-            sm.decode_attention(n, b_run * ctx_run) + sm.indexer(n, b_run * indexed),
+            sm.decode_attention(n, b_run * ctx_run)
+                + sm.state_io(b_run)
+                + sm.indexer(n, b_run * indexed),
             exchanges(tokens)?,
         ])
     };
@@ -699,7 +716,7 @@ pub(crate) fn infer_with(
                 (k1 * gemm_flops / per_step, streamed(k1 * b) / t / per_step),
                 (
                     k1 * b_run * attn_flops / t / per_step,
-                    b_run * ctx_run * kv_bytes / t / per_step,
+                    (b_run * ctx_run * kv_bytes + b_run * 2.0 * sm.state_bytes) / t / per_step,
                 ),
             ],
             weights_compute_bound: t_compute >= t_weights,
