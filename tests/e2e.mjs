@@ -1247,7 +1247,9 @@ test('workload: serving simulated request by request in a worker, with TTFT agai
   // engine and the spread of lengths travel in the link.
   await page.selectOption('select[name=sim-engine]', 'sglang');
   await page.check('input[name=sim-vary]');
-  await page.waitForFunction(() => location.search.includes('wseng=sglang') && location.search.includes('wsvary=1'));
+  await page.fill('input[name=sim-host-kv]', '256');
+  await page.dispatchEvent('input[name=sim-host-kv]', 'change');
+  await page.waitForFunction(() => location.search.includes('wseng=sglang') && location.search.includes('wsvary=1') && location.search.includes('wshkv=256'));
   await page.click('#sim-run');
   await page.waitForFunction((t) => Number(document.querySelector('#sim-result')?.dataset.tpotP50) > t * 1.1, tpot, { timeout: 60000 });
   await page.waitForFunction(() => !document.querySelector('#sim-run').disabled, null, { timeout: 120000 });

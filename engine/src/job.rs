@@ -136,6 +136,10 @@ pub struct Job {
     /// Whether requests' lengths spread about the job's prompt and output (a dataset's
     /// requests) instead of all taking them.
     pub sim_vary: bool,
+    /// Host memory a replica gives KV blocks evicted from HBM, GB (0: none).
+    pub sim_host_kv_gb: f64,
+    /// The bandwidth they are reloaded at, GB/s.
+    pub sim_host_bw_gbps: f64,
 }
 
 /// The model version new links use ([`Job::model_version`]).
@@ -197,6 +201,8 @@ impl Default for Job {
             sim_traffic: "poisson".into(),
             sim_engine: crate::servesim::engines::IDS[0].into(),
             sim_vary: false,
+            sim_host_kv_gb: 0.0,
+            sim_host_bw_gbps: crate::servesim::DEFAULT_HOST_BW_GBPS,
             sim_duration_s: crate::servesim::DEFAULT_DURATION_S,
             sim_prefix_cache: true,
         }
@@ -388,7 +394,7 @@ pub const MAX_CHIPS: u64 = 1 << 20;
 
 impl Job {
     /// Each numeric input with its link key (unset optional inputs left out).
-    fn numbers(&self) -> [(&'static str, Option<f64>); 23] {
+    fn numbers(&self) -> [(&'static str, Option<f64>); 25] {
         [
             ("wtokens", Some(self.tokens)),
             ("weff", self.efficiency),
@@ -413,6 +419,8 @@ impl Job {
             ("wrestart", self.restart_min),
             ("wckpt", self.ckpt_bytes_per_s),
             ("wimb", self.expert_imbalance),
+            ("wshkv", Some(self.sim_host_kv_gb)),
+            ("wshbw", Some(self.sim_host_bw_gbps)),
         ]
     }
 

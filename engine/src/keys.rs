@@ -211,6 +211,20 @@ pub const KEYS: &[Key] = &[
         "serving simulation: lengths spread about their means",
     ),
     bounded(
+        "wshkv",
+        Kind::Number,
+        (0.0, 100_000.0),
+        4,
+        "serving simulation: host memory for evicted KV blocks, GB",
+    ),
+    bounded(
+        "wshbw",
+        Kind::Number,
+        (0.1, 10_000.0),
+        4,
+        "serving simulation: host-to-HBM bandwidth, GB/s",
+    ),
+    bounded(
         "wsdur",
         Kind::Number,
         (1.0, 3600.0),

@@ -92,6 +92,9 @@ impl SimConfig {
     }
 }
 
+/// Bandwidth between host memory and a replica's HBM unless given, GB/s: PCIe Gen5 ×16
+/// carries 64 GB/s a direction, of which about 50 are taken as reached (an assumption).
+pub const DEFAULT_HOST_BW_GBPS: f64 = 50.0;
 /// Seconds of traffic simulated unless asked otherwise: ten minutes.
 pub const DEFAULT_DURATION_S: f64 = 600.0;
 /// Most requests one simulation serves.
@@ -735,7 +738,7 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
 }
 
 /// What a simulation found besides its latencies, in one line: throughput, the share within
-/// the targets, use, preemptions and the prefix cache.
+/// the targets, use, preemptions, the prefix cache and host memory's share.
 #[must_use]
 pub fn summary(r: &SimReport, c: &SimConfig) -> String {
     use crate::units::sig;
@@ -752,7 +755,16 @@ pub fn summary(r: &SimReport, c: &SimConfig) -> String {
         sig(r.prefix_hit * 100.0, 3),
         r.kv_blocks,
         c.block_tokens
-    )
+    ) + &if c.host_bw > 0.0 && c.host_kv_bytes > 0.0 {
+        alloc::format!(
+            "; {}% of prompt tokens reloaded from {} GB of host memory at {} GB/s",
+            sig(r.host_hit * 100.0, 3),
+            sig(c.host_kv_bytes / 1e9, 4),
+            sig(c.host_bw / 1e9, 3)
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// The 50th, 90th and 99th percentiles of `xs` (nearest rank); zeros when empty.

@@ -251,6 +251,8 @@ pub fn ServingCurves(
             sim_prefix_cache: d.sim_prefix_cache,
             sim_engine: d.sim_engine.clone(),
             sim_vary: d.sim_vary,
+            sim_host_kv_gb: d.sim_host_kv_gb,
+            sim_host_bw_gbps: d.sim_host_bw_gbps,
             ..j.clone()
         })
     });

@@ -46,6 +46,10 @@ fn serve_inner(r: &ServeRun) -> Result<(), String> {
     cfg.seed = r.seed;
     cfg.prefix_cache = r.prefix_cache;
     cfg.vary_lengths = job.sim_vary;
+    if job.sim_host_kv_gb > 0.0 {
+        cfg.host_kv_bytes = job.sim_host_kv_gb * 1e9;
+        cfg.host_bw = job.sim_host_bw_gbps * 1e9;
+    }
     if let Some(e) = servesim::engines::find(&job.sim_engine) {
         e.apply(&mut cfg);
     }

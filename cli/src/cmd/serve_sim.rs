@@ -68,11 +68,11 @@ pub struct Args {
           value_parser = parse::whole(servesim::MAX_TOKEN_BUDGET))]
     token_budget: u32,
     /// Host memory for KV blocks evicted from HBM, GB (0: none)
-    #[arg(long, value_name = "GB", allow_hyphen_values = true, value_parser = parse::positive())]
+    #[arg(long, value_name = "GB", allow_hyphen_values = true, value_parser = parse::keyed_number("wshkv"))]
     host_kv_gb: Option<f64>,
     /// Bandwidth between host memory and the replica, GB/s
-    #[arg(long, value_name = "GB/S", default_value_t = 50.0, allow_hyphen_values = true,
-          value_parser = parse::positive())]
+    #[arg(long, value_name = "GB/S", default_value_t = servesim::DEFAULT_HOST_BW_GBPS,
+          allow_hyphen_values = true, value_parser = parse::keyed_number("wshbw"))]
     host_bw_gbps: f64,
     #[command(flatten)]
     slo: SloArgs,
@@ -132,7 +132,7 @@ impl Run for Args {
         }
         cfg.max_seqs = self.max_seqs;
         cfg.token_budget = self.token_budget;
-        if let Some(gb) = self.host_kv_gb {
+        if let Some(gb) = self.host_kv_gb.filter(|gb| *gb > 0.0) {
             cfg.host_kv_bytes = gb * 1e9;
             cfg.host_bw = self.host_bw_gbps * 1e9;
         }

@@ -116,6 +116,8 @@ impl Scenario {
         q.push(format!("wspc={}", u8::from(j.sim_prefix_cache)));
         q.push(format!("wseng={}", j.sim_engine));
         q.push(format!("wsvary={}", u8::from(j.sim_vary)));
+        q.push(format!("wshkv={}", j.sim_host_kv_gb));
+        q.push(format!("wshbw={}", j.sim_host_bw_gbps));
         q.push(format!("wref={}", enc(&j.compare_with)));
         q.push(format!("wlever={}", j.lever.id()));
         q.push(format!("wttft={}", j.ttft_s));
@@ -513,6 +515,8 @@ impl Scenario {
                             "wtpot" => s.job.tpot_s = x,
                             "wsrate" => s.job.sim_rate = x,
                             "wsdur" => s.job.sim_duration_s = x,
+                            "wshkv" => s.job.sim_host_kv_gb = x,
+                            "wshbw" => s.job.sim_host_bw_gbps = x,
                             _ => s.job.usd_per_kwh = x,
                         },
                         _ => note(

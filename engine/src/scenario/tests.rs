@@ -337,6 +337,8 @@ fn full_state_round_trips() {
             sim_prefix_cache: false,
             sim_engine: "sglang".into(),
             sim_vary: true,
+            sim_host_kv_gb: 512.0,
+            sim_host_bw_gbps: 64.0,
         },
         kernel: crate::kernels::KernelSpec {
             kernel: crate::kernels::Kernel::Softmax,

@@ -133,6 +133,28 @@ pub fn LoadSimulation(
             "requests per second: a number from {lo} to {hi}"
         ))),
     };
+    // Host memory for evicted KV blocks and its bandwidth, each within its key's range.
+    let set_host = move |key: &'static str| {
+        move |ev: leptos::ev::Event| {
+            let (lo, hi) = engine::scenario::keys::range(key).unwrap_or((0.0, 0.0));
+            match event_target_value(&ev).trim().parse::<f64>() {
+                Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => {
+                    sc.update(|s| {
+                        if key == "wshkv" {
+                            s.job.sim_host_kv_gb = x;
+                        } else {
+                            s.job.sim_host_bw_gbps = x;
+                        }
+                    });
+                    bad.set(None);
+                }
+                _ => bad.set(Some(format!(
+                    "{}: a number from {lo} to {hi}",
+                    engine::scenario::keys::find(key).map_or(key, |k| k.what)
+                ))),
+            }
+        }
+    };
     let set_duration = move |ev: leptos::ev::Event| {
         if let Ok(x) = event_target_value(&ev).parse() {
             sc.update(|s| s.job.sim_duration_s = x);
@@ -171,6 +193,14 @@ pub fn LoadSimulation(
                     <select name="sim-engine" on:change=move |ev| { let v = event_target_value(&ev); sc.update(|s| s.job.sim_engine = v); }>
                         {engine::servesim::engines::ENGINES.iter().map(|e| view! { <option value=e.id title=e.basis selected=move || job.with(|j| j.sim_engine == e.id)>{e.name}</option> }).collect_view()}
                     </select>
+                </label>
+                <label class="inline" title="KV blocks evicted from HBM (a session's context between turns) go to host memory and are reloaded at its bandwidth; 0: none">"Host KV, GB "
+                    <input type="text" inputmode="decimal" name="sim-host-kv" size="5" prop:value=move || job.with(|j| j.sim_host_kv_gb.to_string())
+                        on:change=set_host("wshkv")/>
+                </label>
+                <label class="inline">"at GB/s "
+                    <input type="text" inputmode="decimal" name="sim-host-bw" size="4" prop:value=move || job.with(|j| j.sim_host_bw_gbps.to_string())
+                        on:change=set_host("wshbw")/>
                 </label>
                 <label class="check"><input type="checkbox" name="sim-vary" prop:checked=move || job.with(|j| j.sim_vary) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.job.sim_vary = on); }/>"lengths vary"</label>
                 <label class="check"><input type="checkbox" name="sim-prefix" prop:checked=move || job.with(|j| j.sim_prefix_cache) on:change=move |ev| { let on = event_target_checked(&ev); sc.update(|s| s.job.sim_prefix_cache = on); }/>"prefix cache"</label>
