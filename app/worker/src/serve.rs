@@ -202,9 +202,10 @@ fn summary(
     );
     let _ = write!(
         s,
-        r#"<div class="table-wrap"><table class="grid" id="sim-table"><thead><tr><th scope="col"></th><th scope="col">p50</th><th scope="col">p90</th><th scope="col">p99</th></tr></thead><tbody>{}{}{}</tbody></table></div>"#,
+        r#"<div class="table-wrap"><table class="grid" id="sim-table"><thead><tr><th scope="col"></th><th scope="col">p50</th><th scope="col">p90</th><th scope="col">p99</th></tr></thead><tbody>{}{}{}{}</tbody></table></div>"#,
         row("time to first token", &r.ttft_s),
         row("time per output token", &r.tpot_s),
+        row("inter-token latency", &r.itl_s),
         row("end to end", &r.e2e_s)
     );
     let _ = write!(

@@ -171,6 +171,7 @@ impl Report for Simulated {
             "requests": r.requests, "completed": r.completed,
             "ttft_p50_s": r.ttft_s.p50, "ttft_p90_s": r.ttft_s.p90, "ttft_p99_s": r.ttft_s.p99,
             "tpot_p50_s": r.tpot_s.p50, "tpot_p90_s": r.tpot_s.p90, "tpot_p99_s": r.tpot_s.p99,
+            "itl_s": pct(&r.itl_s),
             "e2e_s": pct(&r.e2e_s),
             "output_tokens_per_s": r.output_tokens_per_s,
             "goodput_rps": r.goodput_rps, "within_targets": r.within_targets,
@@ -212,6 +213,7 @@ impl Report for Simulated {
         );
         s += &row("time to first token", &r.ttft_s);
         s += &row("time per token", &r.tpot_s);
+        s += &row("inter-token latency", &r.itl_s);
         s += &row("end to end", &r.e2e_s);
         s += &format!(
             "\n{}\nanalytic time per token at batch 1: {}",
