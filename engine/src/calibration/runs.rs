@@ -436,7 +436,7 @@ fn run_latency(
 }
 
 /// The x in [lo, hi] at which the increasing function `f` reaches `target` (bisection).
-fn solve(lo: f64, hi: f64, target: f64, f: impl Fn(f64) -> Option<f64>) -> Option<f64> {
+pub(crate) fn solve(lo: f64, hi: f64, target: f64, f: impl Fn(f64) -> Option<f64>) -> Option<f64> {
     let (mut a, mut b) = (lo, hi);
     if f(a)? > target || f(b)? < target {
         return None;

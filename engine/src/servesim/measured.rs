@@ -461,21 +461,10 @@ fn simulate_run_with(run: &LoadRun, host_step: Option<f64>) -> Result<SimReport,
 pub fn fit_host_step() -> Option<f64> {
     let run = RUNS.iter().find(|r| r.engine == "sglang")?;
     let &(_, target, _) = run.measured.iter().find(|m| m.0 == Latency::TpotP50)?;
-    let f = |h: f64| simulate_run_with(run, Some(h)).ok().map(|r| r.tpot_s.p50);
-    // Bisection on a latency that rises with the host time.
-    let (mut a, mut b) = (0.0, 0.05);
-    if f(a)? > target || f(b)? < target {
-        return None;
-    }
-    for _ in 0..30 {
-        let mid = 0.5 * (a + b);
-        if f(mid)? < target {
-            a = mid;
-        } else {
-            b = mid;
-        }
-    }
-    Some(0.5 * (a + b))
+    // A latency that rises with the host time, solved for by bisection.
+    crate::calibration::runs::solve(0.0, 0.05, target, |h| {
+        simulate_run_with(run, Some(h)).ok().map(|r| r.tpot_s.p50)
+    })
 }
 
 /// Every run's latencies, measured beside simulated.

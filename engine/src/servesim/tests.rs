@@ -3,19 +3,29 @@ use crate::dtype::Dtype;
 use crate::system::{self, Cluster};
 use crate::workload::{find_model, infer, InferConfig};
 
-/// Llama 3 70B in FP8 on 4 of an HGX H200's GPUs, 1,024 prompt and 256 output tokens: the
-/// issue's deployment. Its step model, and its analytic per-token latency at batch 1.
-fn h200() -> (StepModel, f64) {
-    let sys = system::find("hgx-h200-8").unwrap();
+/// One replica of `model` in `dtype` on `tp` chips of `system`, 1,024 prompt and 256 output
+/// tokens, `compiled` for those shapes if given: its step model, and the analytic per-token
+/// latency of one request alone.
+fn replica(
+    (system, model, dtype, tp): (&str, &str, Dtype, u32),
+    compiled: Option<crate::workload::Compiled>,
+) -> (StepModel, f64) {
+    let sys = system::find(system).unwrap();
     let chip = crate::catalog::find(sys.chip).unwrap();
     let cluster = Cluster {
         system: sys,
         nodes: 1,
     };
-    let mut cfg = InferConfig::new(find_model("llama3-70b").unwrap(), Dtype::Fp8, 1, 1024, 256);
-    cfg.tp = Some(4);
+    let mut cfg = InferConfig::new(find_model(model).unwrap(), dtype, 1, 1024, 256);
+    cfg.tp = Some(tp);
+    cfg.compiled = compiled;
     let r = infer(&cluster, &chip, &cfg).unwrap();
     (r.step_model, r.latency_per_token.get())
+}
+
+/// Llama 3 70B in FP8 on 4 of an HGX H200's GPUs: the deployment.
+fn h200() -> (StepModel, f64) {
+    replica(("hgx-h200-8", "llama3-70b", Dtype::Fp8, 4), None)
 }
 
 fn run(traffic: Traffic, rate: f64, duration: f64, prefix: bool) -> SimReport {
@@ -157,23 +167,14 @@ fn the_load_curve_finds_the_highest_load_within_targets() {
 }
 
 /// One Trainium2 chip serving Llama 3 8B in BF16 from graphs compiled for `batch` sequences
-/// of up to 2,048 tokens: its step model and the analytic latency of one request alone.
+/// of up to 2,048 tokens.
 fn trn2(batch: u32) -> (StepModel, f64) {
-    let sys = system::find("trn2-16").unwrap();
-    let chip = crate::catalog::find(sys.chip).unwrap();
-    let cluster = Cluster {
-        system: sys,
-        nodes: 1,
-    };
-    let mut cfg = InferConfig::new(find_model("llama3-8b").unwrap(), Dtype::Bf16, 1, 1024, 256);
-    cfg.tp = Some(1);
-    cfg.compiled = Some(crate::workload::Compiled {
+    let graph = crate::workload::Compiled {
         batch,
         seq: 2048,
         buckets: &[],
-    });
-    let r = infer(&cluster, &chip, &cfg).unwrap();
-    (r.step_model, r.latency_per_token.get())
+    };
+    replica(("trn2-16", "llama3-8b", Dtype::Bf16, 1), Some(graph))
 }
 
 #[test]
