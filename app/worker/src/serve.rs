@@ -122,12 +122,25 @@ fn published() -> String {
         return String::new();
     };
     let mut rows = String::new();
-    for c in &checks {
+    for (i, c) in checks.iter().enumerate() {
+        // A run's name once, over the rows of its latencies.
+        let head = if i > 0 && checks[i - 1].label == c.label {
+            String::new()
+        } else {
+            let n = checks[i..]
+                .iter()
+                .take_while(|x| x.label == c.label)
+                .count();
+            format!(
+                r#"<th scope="rowgroup" rowspan="{n}">{}<div class="small-note">{}</div></th>"#,
+                esc(c.label),
+                esc(c.note)
+            )
+        };
         let _ = write!(
             rows,
-            r#"<tr data-role="{}"><th scope="row">{}</th><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{:+.0}%</td><td>{}</td></tr>"#,
+            r#"<tr data-role="{}">{head}<td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{:+.0}%</td><td>{}</td></tr>"#,
             c.role.id(),
-            esc(c.label),
             c.latency.id().trim_end_matches("_s").replace('_', " "),
             ms(c.measured),
             ms(c.simulated),
@@ -147,16 +160,15 @@ fn published() -> String {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let held = checks.iter().filter(|c| c.role.is_held_out()).count();
+    let count = |role: &str| checks.iter().filter(|c| c.role.id() == role).count();
     format!(
-        r#"<details class="sim-published" id="sim-published"><summary>How the simulator compares with published runs under load ({} of {} latencies within their bounds; {} of {} held out)</summary><p class="small-note">Each run simulated as it was run: its rate a replica, lengths spread about the dataset's means, sequence cap, token budget and engine. One parameter is fitted: the Python-scheduled engines' time a step on the host, to SGLang's median TPOT at 4 requests/s. The first runs were in view while that and the prefill policy were built (tuned against, within ±{:.0}%); the runs entered after them are the evidence (held out, the same bound, fixed when they entered). A run that departs names what the simulator lacks. Sources: {}.</p><div class="table-wrap"><table class="grid" id="sim-published-table"><thead><tr><th scope="col">run</th><th scope="col">latency</th><th scope="col">measured</th><th scope="col">simulated</th><th scope="col">error</th><th scope="col">role</th></tr></thead><tbody>{rows}</tbody></table></div></details>"#,
+        r#"<details class="sim-published" id="sim-published"><summary>How the simulator compares with published runs under load ({} of {} latencies within their bounds: {} held out, {} tuned against, {} fitted; {} depart, each for the reason under its run)</summary><p class="small-note">Each run simulated as it was run: its rate a replica, lengths spread about the dataset's means, sequence cap, token budget and engine. One parameter is fitted: the Python-scheduled engines' time a step on the host, to SGLang's median TPOT at 4 requests/s. The first runs were in view while that and the prefill policy were built (tuned against, within ±{:.0}%); the runs entered after them are the evidence (held out, the same bound, fixed when they entered). Under each run, how it was run and, where it departs, what the simulator lacks. Sources: {}.</p><div class="table-wrap"><table class="grid" id="sim-published-table"><thead><tr><th scope="col">run</th><th scope="col">latency</th><th scope="col">measured</th><th scope="col">simulated</th><th scope="col">error</th><th scope="col">role</th></tr></thead><tbody>{rows}</tbody></table></div></details>"#,
         checks.iter().filter(|c| c.within).count(),
         checks.len(),
-        checks
-            .iter()
-            .filter(|c| c.role.is_held_out() && c.within)
-            .count(),
-        held,
+        count("held-out"),
+        count("tuned-against"),
+        count("fitted"),
+        count("departs"),
         engine::calibration::tolerance(
             engine::calibration::Role::TunedAgainst,
             engine::calibration::Family::ServingLoad

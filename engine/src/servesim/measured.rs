@@ -216,7 +216,7 @@ pub const RUNS: [LoadRun; 16] = [
             (Latency::TpotP50, 0.13145, Role::Departs),
             (Latency::TpotP99, 0.14306, Role::Departs),
         ],
-        note: "xd670_h200_x8_vllm_073 / llama2-70b-fp8_dyn: dynamic FP8 quantisation, 256 sequences and 16,384 tokens a step; the run's 14,426 tokens/s over 48.36 samples/s give 298 output tokens a sample, the prompt taken equal. Its TPOT is 5.7× the simulator's, at about half the load NIM and SGLang carry on the same GPU in the same submission (57 and 131 ms at 11 queries/s a GPU): the engine's own time a step, which the simulator lacks, sets it",
+        note: "xd670_h200_x8_vllm_073 / llama2-70b-fp8_dyn: dynamic FP8 quantisation, 256 sequences and 16,384 tokens a step; the run's 14,426 tokens/s over 48.36 samples/s give 298 output tokens a sample, the prompt taken equal. Its TPOT is 2.3× NIM's on the same GPU in the same submission at about half NIM's load (131 against 57 ms): even with the vLLM engine's host time a step (SGLang's, fitted), the simulator is 74% short; this engine's own time a step (dynamic FP8 scales worked out every step, vLLM 0.7.3's V0 scheduler) is what it lacks",
     },
     LoadRun {
         label: "4 × H100 (TP4), Llama 3.1 70B BF16, SGLang 0.3.0, ShareGPT at 4 requests/s",
