@@ -49,7 +49,7 @@ async function fetched(query, ready) {
 const kib = (b) => `${(b / 1024).toFixed(1)} KiB`;
 const first = await fetched('?', 'table');
 const total = [...first].reduce((t, f) => t + gz(f), 0);
-const parts = [...first].map((f) => `${f.replace(/-[0-9a-f]{12,16}(?=[._])/, '')} ${kib(gz(f))}`);
+const parts = [...first].map((f) => `${f.replace(/-[0-9a-f]{12,16}(?=[._/])/, '')} ${kib(gz(f))}`);
 console.log(`first page transfer: ${kib(total)} gzipped (budget ${SIZE_BUDGET / 1024} KiB) — ${parts.join('; ')}`);
 for (const [name, query, ready] of [
   ['Roofline', '?page=roofline', '#roofline-canvas'],
