@@ -106,7 +106,7 @@ pub const MAX_TOKEN_BUDGET: u32 = 1 << 20;
 /// Bins of the utilisation timeline.
 pub const TIMELINE_BINS: usize = 120;
 
-/// Three percentiles of a latency.
+/// The mean and three percentiles of a latency.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Percentiles {
     /// Mean.
@@ -570,7 +570,11 @@ pub fn simulate(sm: &StepModel, cfg: &SimConfig) -> Result<SimReport, WorkloadEr
                 // A compiled deployment prefills one whole prompt a step, padded to its
                 // bucket; otherwise chunks fill the budget.
                 let (c, to) = match graph {
-                    Some(g) => (r.to_prefill - r.prefilled, g.bucket(f64::from(r.prompt))),
+                    // (A prompt past the last bucket runs as it is.)
+                    Some(g) => (
+                        r.to_prefill - r.prefilled,
+                        g.bucket(f64::from(r.prompt)).max(f64::from(r.prompt)),
+                    ),
                     None => (c, from + f64::from(c)),
                 };
                 let run = to - from;
