@@ -196,4 +196,10 @@ fn a_compiled_replica_runs_its_whole_graph_and_holds_no_more() {
     let most = r.timeline.iter().map(|b| b.running).fold(0.0, f64::max);
     assert!(most <= 32.0 + 1e-9, "{most}");
     assert!(most > 16.0, "{most}");
+    // A prompt past the graph's last bucket (2,048) is prefilled whole, never as less.
+    let long = SimConfig::new(Traffic::Poisson, 0.05, 3000, 64);
+    let r = simulate(&sm, &long).unwrap();
+    let short = simulate(&sm, &SimConfig::new(Traffic::Poisson, 0.05, 2000, 64)).unwrap();
+    assert!(r.completed > 0 && r.ttft_s.p50.is_finite());
+    assert!(r.ttft_s.p50 > short.ttft_s.p50, "{:?} {:?}", r.ttft_s, short.ttft_s);
 }
