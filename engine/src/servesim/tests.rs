@@ -201,5 +201,10 @@ fn a_compiled_replica_runs_its_whole_graph_and_holds_no_more() {
     let r = simulate(&sm, &long).unwrap();
     let short = simulate(&sm, &SimConfig::new(Traffic::Poisson, 0.05, 2000, 64)).unwrap();
     assert!(r.completed > 0 && r.ttft_s.p50.is_finite());
-    assert!(r.ttft_s.p50 > short.ttft_s.p50, "{:?} {:?}", r.ttft_s, short.ttft_s);
+    assert!(
+        r.ttft_s.p50 > short.ttft_s.p50,
+        "{:?} {:?}",
+        r.ttft_s,
+        short.ttft_s
+    );
 }
