@@ -182,11 +182,37 @@ pub fn tolerance(role: Role, family: Family) -> f64 {
     }
 }
 
+/// What part of a run a point's figure covers: serving's throughput covers prefill and
+/// decode alike, a time to first token the prefill, a time per output token the decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The whole run (a throughput, an MFU, a collective).
+    Whole,
+    /// A serving run's prefill (time to first token).
+    Prefill,
+    /// A serving run's decode (time per output token).
+    Decode,
+}
+
+impl Phase {
+    /// Lower-case id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Phase::Whole => "whole",
+            Phase::Prefill => "prefill",
+            Phase::Decode => "decode",
+        }
+    }
+}
+
 /// One published measurement and the model's figure for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunPoint {
     /// Which part of the model it checks.
     pub family: Family,
+    /// What part of the run its figure covers.
+    pub phase: Phase,
     /// The preset system it ran on.
     pub system: &'static str,
     /// What ran, where.
@@ -241,6 +267,7 @@ fn collective_points() -> Vec<RunPoint> {
         .into_iter()
         .map(|c| RunPoint {
             family: Family::Collectives,
+            phase: Phase::Whole,
             system: c.system,
             label: c.label,
             source: c.source,

@@ -262,7 +262,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             which,
             (None, Some(compiled), (0, 0.0)),
         );
-        out.push(trn2_latency(label, source, measured, (m, setup), note, role));
+        out.push(trn2_latency(label, source, measured, (m, setup), which, note, role));
     }
     // AWS's vLLM-on-Neuron tutorials on trn2.48xlarge (Neuron 2.31 and 2.32), entered after
     // the day's changes to the model, each with its compiled shapes; speculative decoding
@@ -340,7 +340,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             which,
             (None, Some(compiled), draft),
         );
-        out.push(trn2_latency(label, source, measured, (m, setup), note, role));
+        out.push(trn2_latency(label, source, measured, (m, setup), which, note, role));
     }
     // Mixtures of experts on Trn2 from two more sources, entered together after the day's
     // changes and judged once: NxD Inference's Trinity port (each batch its own compiled
@@ -418,7 +418,8 @@ pub(super) fn points() -> Vec<RunPoint> {
             Latency::PerToken,
             (None, Some(compiled), (0, 0.0)),
         );
-        out.push(trn2_latency(label, source, measured, (m, setup), note, role));
+        let which = Latency::PerToken;
+        out.push(trn2_latency(label, source, measured, (m, setup), which, note, role));
     }
     out
 }
@@ -435,6 +436,7 @@ fn serving_point(
 ) -> RunPoint {
     RunPoint {
         family: Family::Serving,
+        phase: Phase::Whole,
         system,
         label,
         source,
@@ -482,11 +484,16 @@ fn trn2_latency(
     source: &'static Citation,
     measured: f64,
     (model, setup): (Result<f64, WorkloadError>, String),
+    which: Latency,
     note: &'static str,
     role: Role,
 ) -> RunPoint {
     RunPoint {
         family: Family::Serving,
+        phase: match which {
+            Latency::FirstToken => Phase::Prefill,
+            Latency::PerToken => Phase::Decode,
+        },
         system: "trn2-16",
         label,
         source,

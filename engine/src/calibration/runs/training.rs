@@ -10,6 +10,7 @@ pub(super) fn points() -> Vec<RunPoint> {
         let (model, setup) = run_train(&run);
         out.push(RunPoint {
             family: Family::Training,
+            phase: Phase::Whole,
             system: run.system,
             label,
             source,
@@ -360,6 +361,7 @@ pub(super) fn points() -> Vec<RunPoint> {
         let (model, setup) = run_train(&run);
         out.push(RunPoint {
             family: Family::Training,
+            phase: Phase::Whole,
             system: run.system,
             label,
             source,
