@@ -1143,8 +1143,8 @@ fn prices_are_dated_typed_and_the_default_jobs_share_a_basis() {
             r["price_fell_back"].clone(),
         )
     };
-    let trn2 = basis("?v=4&page=workload");
-    let h100 = basis("?v=4&page=workload&wsys=hgx-h100-8&wnodes=32");
+    let trn2 = basis("?v=5&page=workload");
+    let h100 = basis("?v=5&page=workload&wsys=hgx-h100-8&wnodes=32");
     assert_eq!(trn2, h100);
     assert_eq!(trn2.2, json!(false));
     assert_eq!(

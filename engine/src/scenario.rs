@@ -32,8 +32,11 @@ pub use crate::keys;
 /// (`wopt`), reads AWS's NeuronLink figures for Trn2 and Trn3 alike (`wread`) and trains with
 /// FSDP's prefetch (`wlm=4`); versions 1 to 3 open with the rate they were made with, the
 /// chip's first, the reading they were made with (Trn3's figures per direction) and their
-/// training model.
-pub const VERSION: u32 = 4;
+/// training model. Version 5 changed the default price basis to the newest on which
+/// Trainium2 and H100 both have a rate (AWS's Capacity Blocks of July 2026); version 4 links
+/// that name no basis open on the one of their day
+/// ([`crate::tco::rates::LEGACY_BASIS`]).
+pub const VERSION: u32 = 5;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
 const KERNEL_KEYS: [&str; 14] = [

@@ -97,6 +97,7 @@ fn rate_options_chip_prices_and_energy() {
         nodes: 2,
         model: "llama3-8b".into(),
         global_batch: 256,
+        rental_option: Some(0),
         ..Job::default()
     };
     let od = evaluate(&base).unwrap();

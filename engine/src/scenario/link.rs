@@ -197,7 +197,10 @@ impl Scenario {
                 s.job.rental_option = Some(0);
                 s.job.link_reading = system::LinkReading::Legacy;
             }
-            Some("4") | None => {}
+            Some("4") => {
+                s.job.price_basis = Some(crate::tco::rates::LEGACY_BASIS.id());
+            }
+            Some("5") | None => {}
             Some(v) => note(
                 "v",
                 format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),

@@ -41,6 +41,43 @@ pub static CRUSOE_LIST: Citation = Citation {
     date: "2026-03-03",
 };
 
+/// AWS's Capacity Blocks for ML price table as a public scraper recorded it on 2026-03-01
+/// (unchanged since its first snapshot of 2026-01-31).
+pub static AWS_CB_2026_03: Citation = Citation {
+    key: "AWS-CB-2026-03",
+    title: "AWS: Amazon EC2 Capacity Blocks for ML pricing, as parsed from aws.amazon.com/ec2/capacityblocks/pricing/ into koyakimu/ec2-capacity-blocks-for-ml-pricing-json (data/pricing.json, snapshot of 2026-03-01, the same as those of 2026-01-31 and 2026-02-01): trn2.48xlarge $35.7608/h, trn1.32xlarge $9.532, p5.48xlarge $31.464, p5e $39.799, p5en $41.612, p6-b200 $74.88, p6-b300 $93.60, GB200 $10.582 per GPU; an unofficial scraper of the vendor's page",
+    url: "https://github.com/koyakimu/ec2-capacity-blocks-for-ml-pricing-json/blob/ff99bc1afde0907a1af2efae5e21dc19624cf18b/data/pricing.json",
+    date: "2026-03-01",
+};
+/// The same table after AWS's July 2026 update.
+pub static AWS_CB_2026_07: Citation = Citation {
+    key: "AWS-CB-2026-07",
+    title: "AWS: Amazon EC2 Capacity Blocks for ML pricing, as parsed from aws.amazon.com/ec2/capacityblocks/pricing/ into koyakimu/ec2-capacity-blocks-for-ml-pricing-json (data/pricing.json, snapshot of 2026-07-22, after the update of July 2026): trn2.48xlarge $35.7608/h (us-east-2), trn1.32xlarge $9.532, p5.48xlarge $41.528 (US regions), p5e $47.76, p5en $54.92, p6-b200 $98.84, p6-b300 $112.32, u-p6e-gb200x72 $761.904; an unofficial scraper of the vendor's page",
+    url: "https://github.com/koyakimu/ec2-capacity-blocks-for-ml-pricing-json/blob/b3a54aee92b6ef6b3c50ea6cacbcc03536675c7e/data/pricing.json",
+    date: "2026-07-22",
+};
+/// Vantage's EC2 instance data as committed to a public repository on 2026-01-21.
+pub static VANTAGE_2026_01: Citation = Citation {
+    key: "VANTAGE-2026-01",
+    title: "Vantage EC2 instance data as generated into tsaol/aws-gpu (data/p5_instances.js, p6-b200_instances.js, p6-b300_instances.js, trn1_instances.js; \"Last updated: 2026-01-21\"): on-demand p5.48xlarge $55.04/h, p6-b200 $113.9328, p6-b300 $142.416, trn1 $21.50",
+    url: "https://github.com/tsaol/aws-gpu/blob/7412fd256c5eda04a70a17742a68e8e44824b2cb/data/p5_instances.js",
+    date: "2026-01-21",
+};
+/// Google Cloud's TPU price list: Trillium (v6e) on demand.
+pub static GOOGLE_TPU_PRICING: Citation = Citation {
+    key: "GCP-TPU-2026",
+    title: "Google Cloud: Cloud TPU pricing, Trillium (v6e) $2.70 per chip-hour on demand in us-east5 (1-year commitment $1.89, 3-year $1.22), as quoted from the page with access dates of 2026-08-01 and 2026-09-17; the same as the price announced at general availability in December 2024",
+    url: "https://cloud.google.com/tpu/pricing",
+    date: "2026-08-01",
+};
+/// A research note's survey of MI300X rates by provider.
+pub static MI300X_PROVIDERS: Citation = Citation {
+    key: "MI300X-PROVIDERS-2026",
+    title: "Cliff Center: AMD inference economics (2026-05-18): MI300X at TensorWave $1.50, Vultr $1.85 per GPU-hour on demand, Oracle and Azure $6.00",
+    url: "https://www.cliffcenter.com/research/amd-inference-economics",
+    date: "2026-05-18",
+};
+
 /// Every citation this module adds.
 #[must_use]
 pub fn citations() -> Vec<&'static Citation> {
@@ -48,7 +85,12 @@ pub fn citations() -> Vec<&'static Citation> {
         &VANTAGE_2025_11,
         &SKYPILOT_V8,
         &AWS_CAPACITY_BLOCKS,
-        &CRUSOE_LIST
+        &CRUSOE_LIST,
+        &AWS_CB_2026_03,
+        &AWS_CB_2026_07,
+        &VANTAGE_2026_01,
+        &GOOGLE_TPU_PRICING,
+        &MI300X_PROVIDERS
     ]
 }
 
@@ -229,6 +271,16 @@ fn trim(x: f64) -> String {
     String::from(s.trim_end_matches('0').trim_end_matches('.'))
 }
 
+/// The Capacity Block tables of 2026: before AWS's July update (unchanged from January to
+/// March) and after it.
+const CB_MARCH: &str = "2026-03";
+const CB_JULY: &str = "2026-07";
+const CB_TRN_NOTE: &str =
+    "a reservation's effective hourly rate; unchanged from January to at least July 2026";
+const CB_MARCH_NOTE: &str =
+    "a reservation's effective hourly rate, as in force from January to March 2026";
+const CB_JULY_NOTE: &str = "a reservation's effective hourly rate after AWS's July 2026 update";
+
 /// When SkyPilot's v7 snapshot held: after trn2's launch (3 December 2024), before the
 /// June 2025 cut of p5 prices that it does not yet show.
 const SKY_V7: &str = "2025-05";
@@ -265,7 +317,7 @@ use PriceKind::{Assumed, CapacityBlock, NeocloudList, OnDemand, Reserved1y, Rese
 
 /// Every rate. A chip's rates keep their order here: links name a chip's rate by its index
 /// among them (`wopt`), so new rates are added after a chip's old ones.
-const TABLE: [Rate; 32] = [
+const TABLE: [Rate; 55] = [
     // Trainium (trn1.32xlarge, 16 chips).
     rate("trn1", "AWS trn1.32xlarge", 16, 21.50, OnDemand, "us-east-1", "2026-06-25", &USAGE_AI, false, ""),
     rate("trn1", "AWS trn1.32xlarge", 16, 8.197, Reserved3y, "us-east-1", "2026-08-21", &N_TRN1PERF, false, "the RI-effective rate AWS prices its own Trn1 tables at"),
@@ -304,6 +356,33 @@ const TABLE: [Rate; 32] = [
     rate("gb300", "no published price: p6-b300's rate per GPU", 8, 142.416, Assumed, "n/a", "2025-11-30", &VANTAGE_2025_11, true, "no GB300 NVL72 rental price was found; the HGX B300 instance's rate per GPU is assumed"),
     rate("mi300x", "no primary price read: about $2 per GPU-hour at neoclouds", 1, 2.0, Assumed, "n/a", "2026", &AIINFRAMAP, true, "third-party surveys put MI300X at about $1.5–2 per GPU-hour at neoclouds and about $6 on Azure and OCI; no provider's own page was read"),
     rate("mi325x", "no primary price read: about $2.1 per GPU-hour at neoclouds", 1, 2.1, Assumed, "n/a", "2026", &AIINFRAMAP, true, "third-party surveys put MI325X at $2.0–2.25 per GPU-hour; no provider's own page was read"),
+    // 2026: AWS's Capacity Block table before and after its July update (each chip's rates
+    // after its older ones, as links index them).
+    rate("trn2", "AWS trn2.48xlarge", 16, 35.7608, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_TRN_NOTE),
+    rate("trn2", "AWS trn2.48xlarge", 16, 35.7608, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_TRN_NOTE),
+    rate("trn1", "AWS trn1.32xlarge", 16, 9.532, CapacityBlock, "us-east-1", CB_MARCH, &AWS_CB_2026_03, false, CB_TRN_NOTE),
+    rate("trn1", "AWS trn1.32xlarge", 16, 9.532, CapacityBlock, "us-east-1", CB_JULY, &AWS_CB_2026_07, false, CB_TRN_NOTE),
+    rate("h100-sxm", "AWS p5.48xlarge", 8, 31.464, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
+    rate("h100-sxm", "AWS p5.48xlarge", 8, 41.528, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
+    rate("h200", "AWS p5e.48xlarge", 8, 39.799, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
+    rate("h200", "AWS p5e.48xlarge", 8, 47.76, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
+    rate("h200", "AWS p5en.48xlarge", 8, 41.612, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
+    rate("h200", "AWS p5en.48xlarge", 8, 54.92, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
+    rate("b200", "AWS p6-b200.48xlarge", 8, 74.88, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
+    rate("b200", "AWS p6-b200.48xlarge", 8, 98.84, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
+    rate("b300", "AWS p6-b300.48xlarge", 8, 93.60, CapacityBlock, "us-west-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
+    rate("b300", "AWS p6-b300.48xlarge", 8, 112.32, CapacityBlock, "us-west-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
+    rate("gb200", "AWS u-p6e-gb200x72 (GB200 NVL72)", 72, 761.904, CapacityBlock, "us-east-1-dfw-2a (Dallas Local Zone)", CB_MARCH, &AWS_CB_2026_03, false, "the snapshot holds $10.582 per GPU (a parse of the per-accelerator column), 72 × $10.582 = $761.904 an UltraServer-hour; a 72-GPU reservation only"),
+    rate("gb200", "AWS u-p6e-gb200x72 (GB200 NVL72)", 72, 761.904, CapacityBlock, "us-east-1-dfw-2a (Dallas Local Zone)", CB_JULY, &AWS_CB_2026_07, false, "a whole 72-GPU UltraServer reserved for a block"),
+    // 2026 on-demand readings.
+    rate("h100-sxm", "AWS p5.48xlarge", 8, 55.04, OnDemand, "us-east-2", "2026-01-21", &VANTAGE_2026_01, false, "unchanged since AWS's June 2025 cut"),
+    rate("b200", "AWS p6-b200.48xlarge", 8, 113.9328, OnDemand, "us-east-2", "2026-01-21", &VANTAGE_2026_01, false, ""),
+    rate("b300", "AWS p6-b300.48xlarge", 8, 142.416, OnDemand, "us-west-2", "2026-01-21", &VANTAGE_2026_01, false, "us-west-2 is its only region"),
+    rate("trn1", "AWS trn1.32xlarge", 16, 21.50, OnDemand, "us-east-1", "2026-01-21", &VANTAGE_2026_01, false, ""),
+    // TPU v6e and MI300X from their providers' lists.
+    rate("tpu-v6e", "Google Cloud TPU v6e (Trillium)", 1, 2.70, OnDemand, "us-east5", "2026-08-01", &GOOGLE_TPU_PRICING, true, "the page's figure as quoted by notes that read it; not read here, but the same as the general-availability price of December 2024"),
+    rate("mi300x", "Vultr MI300X", 1, 1.85, NeocloudList, "n/a", "2026-05-18", &MI300X_PROVIDERS, true, "a provider's own rate as a research note reports it; TensorWave $1.50 in the same note"),
+    rate("mi300x", "Oracle OCI BM.GPU.MI300X.8", 8, 48.0, OnDemand, "n/a", "2026-05-18", &MI300X_PROVIDERS, true, "$6.00 per GPU-hour as a research note reports Oracle's list price (Azure's ND MI300X v5 the same)"),
 ];
 
 static RATES: [Rate; TABLE.len()] = TABLE;
@@ -416,24 +495,59 @@ pub fn default_basis() -> Basis {
     })
 }
 
-/// The rate `chip` is priced at on `basis`, and whether it had to fall back: to its newest
-/// plannable rate when it has none on the basis, or to an assumption when it has no
-/// published rate at all.
+/// The rate `chip` is priced at on `basis`, and whether it had to fall back. A chip with no
+/// rate on the basis takes what it was priced at then: its newest plannable rate dated no
+/// later than the basis; else the assumption that stands in for it, if one does; else its
+/// oldest plannable rate after the basis; else an assumption.
 #[must_use]
 pub fn rate_on(chip: &str, basis: Basis) -> (Rate, bool) {
     let own = rates_for(chip);
     if let Some(r) = own.iter().find(|r| r.basis() == basis) {
         return (r.clone(), false);
     }
-    let newest = own
-        .iter()
-        .filter(|r| r.kind.plannable())
-        .max_by(|a, b| a.as_of.cmp(b.as_of))
+    let plannable = || own.iter().filter(|r| r.kind.plannable());
+    let then = plannable()
+        .filter(|r| r.as_of <= basis.as_of)
+        .max_by(|a, b| a.as_of.cmp(b.as_of));
+    let assumed = own.iter().find(|r| r.kind == PriceKind::Assumed);
+    let later = plannable().min_by(|a, b| a.as_of.cmp(b.as_of));
+    let r = then
+        .or(assumed)
+        .or(later)
         .or_else(|| own.first())
         .cloned()
         .unwrap_or_else(|| rates_for("")[0].clone());
-    (newest, true)
+    (r, true)
 }
+
+/// The basis links made before version 5 price on when they name none: the default of
+/// their day (trn2's and p5's on-demand rates before June 2025).
+pub const LEGACY_BASIS: Basis = Basis {
+    kind: PriceKind::OnDemand,
+    as_of: SKY_V7,
+};
+
+/// Whole months from `from` to `to` (ISO 8601 dates, to the month or the day; a year alone
+/// counts from its January); `None` when either is not a date.
+#[must_use]
+pub fn months_between(from: &str, to: &str) -> Option<i32> {
+    let ym = |d: &str| -> Option<(i32, i32)> {
+        let y: i32 = d.get(..4)?.parse().ok()?;
+        let m: i32 = match d.get(5..7) {
+            Some(m) => m.parse().ok().filter(|m| (1..=12).contains(m))?,
+            None if d.len() == 4 => 1,
+            None => return None,
+        };
+        Some((y, m))
+    };
+    let (fy, fm) = ym(from)?;
+    let (ty, tm) = ym(to)?;
+    Some((ty - fy) * 12 + (tm - fm))
+}
+
+/// A price older than this many months on the day a figure is read is no longer a quote: the
+/// ranges ([`crate::uncertainty`]) take the chip's published rates into them.
+pub const STALE_AFTER_MONTHS: i32 = 6;
 
 /// What a job's rate stands on: the kind and date of the price, and whether the platform
 /// had no rate on the basis asked for and fell back to another.
@@ -498,23 +612,39 @@ mod tests {
 
     #[test]
     fn the_default_basis_prices_trainium2_and_h100_alike() {
-        // SkyPilot's v7 snapshot is the latest on which both have an on-demand rate: trn2's
-        // $85.964/h and p5's pre-cut $98.32/h (us-east-2).
+        // AWS's Capacity Block table after its July 2026 update is the newest on which both
+        // have a rate: trn2.48xlarge $35.7608/h, p5.48xlarge $41.528/h (US regions).
         let b = default_basis();
-        assert_eq!(b.kind, PriceKind::OnDemand);
+        assert_eq!(b.id(), "capacity-block@2026-07");
         let (t, fell) = rate_on("trn2", b);
-        assert!(!fell && (t.usd_per_chip_hour() - 85.964 / 16.0).abs() < 1e-9);
+        assert!(!fell && (t.usd_per_chip_hour() - 35.7608 / 16.0).abs() < 1e-9);
         let (h, fell) = rate_on("h100-sxm", b);
-        assert!(!fell && (h.usd_per_chip_hour() - 98.32 / 8.0).abs() < 1e-9);
+        assert!(!fell && (h.usd_per_chip_hour() - 41.528 / 8.0).abs() < 1e-9);
         assert_eq!(t.as_of, h.as_of);
-        // A chip without a rate on it falls back, and says so; one with no published rate
-        // at all says that.
-        let (b2, fell) = rate_on("b200", b);
-        assert!(fell && b2.as_of == "2025-11-30");
-        let (t3, fell) = rate_on("trn3", b);
-        assert!(fell && t3.kind == PriceKind::Assumed);
-        let said = PriceOrigin::of_rate(&t3, b, fell).describe();
+        // On the legacy basis each keeps the rate links of its day priced at.
+        let (t, fell) = rate_on("trn2", LEGACY_BASIS);
+        assert!(!fell && (t.usd_per_chip_hour() - 85.964 / 16.0).abs() < 1e-9);
+        // A chip without a rate on a basis takes its newest rate up to the basis's date...
+        let nov = Basis::parse("on-demand@2025-11-30").unwrap();
+        let (t2, fell) = rate_on("trn2", nov);
+        assert!(fell && t2.as_of == SKY_V7 && t2.kind == PriceKind::OnDemand);
+        // ...else the assumption that stands in for it, and says so...
+        let (g, fell) = rate_on("gb200", LEGACY_BASIS);
+        assert!(fell && g.kind == PriceKind::Assumed);
+        let said = PriceOrigin::of_rate(&g, LEGACY_BASIS, fell).describe();
         assert!(said.starts_with("no published price"), "{said}");
+        // ...else its oldest rate after it.
+        let (b2, fell) = rate_on("b200", LEGACY_BASIS);
+        assert!(fell && b2.as_of == "2025-06");
+    }
+
+    #[test]
+    fn months_count_whole_calendar_months() {
+        assert_eq!(months_between("2025-05", "2026-11-26"), Some(18));
+        assert_eq!(months_between("2026-07-22", "2026-11-26"), Some(4));
+        assert_eq!(months_between("2026", "2026-03"), Some(2));
+        assert_eq!(months_between("2026-13", "2026-03"), None);
+        assert_eq!(months_between("n/a", "2026-03"), None);
     }
 
     #[test]
@@ -539,10 +669,17 @@ mod tests {
 
     #[test]
     fn spot_is_never_the_default_however_recent() {
-        // The spot pair (2025-11) is newer than the on-demand one, but no run is planned on it.
-        assert!(common_basis(&HEADLINE_CHIPS).is_some_and(|b| b.kind != PriceKind::Spot));
-        assert!(bases()
-            .iter()
-            .any(|b| b.kind == PriceKind::Spot && b.as_of > default_basis().as_of));
+        // Trn2's and p5's spot pair (2025-11) is newer than several bases they share, but no
+        // run is planned on it, nor on an assumption, for any pair of chips.
+        let spot = Basis::parse("spot@2025-11").unwrap();
+        assert!(HEADLINE_CHIPS.iter().all(|c| !rate_on(c, spot).1));
+        let chips: Vec<&str> = rates().iter().map(|r| r.chip).collect();
+        for a in &chips {
+            for b in &chips {
+                if let Some(basis) = common_basis(&[a, b]) {
+                    assert!(basis.kind.plannable(), "{a}, {b}: {}", basis.id());
+                }
+            }
+        }
     }
 }
