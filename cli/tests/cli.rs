@@ -704,8 +704,26 @@ fn hostile_files_and_flags_are_refused_with_their_names() {
 }
 
 /// `got` holds what `want` recorded; a setting added since holds its default for the link's
-/// version, so the old link means what it meant.
+/// version, so the old link means what it meant. A fixture written before version 5 records
+/// no price basis where it priced on the default of its day, which such a link now names.
 fn same_state(got: &Value, want: &Value, defaults: &Value, link: &str) {
+    let before_v5 = ["v=1", "v=2", "v=3", "v=4"].contains(&link.split('&').next().unwrap_or(""));
+    match (got, want) {
+        (Value::Object(g), Value::Object(w))
+            if before_v5 && w.get("price_basis") == Some(&Value::Null) =>
+        {
+            let mut g = g.clone();
+            if g.get("price_basis") == Some(&json!("on-demand@2025-05")) {
+                g.insert("price_basis".into(), Value::Null);
+            }
+            let (g, w) = (Value::Object(g), Value::Object(w.clone()));
+            same_state_as_recorded(&g, &w, defaults, link);
+        }
+        _ => same_state_as_recorded(got, want, defaults, link),
+    }
+}
+
+fn same_state_as_recorded(got: &Value, want: &Value, defaults: &Value, link: &str) {
     match (got, want) {
         (Value::Object(g), Value::Object(w)) => {
             for (k, v) in g {
@@ -1438,4 +1456,98 @@ fn serve_sim_meets_the_analytic_model_at_low_load_and_queues_under_load() {
         ],
         "poisson, bursty, chat, agentic",
     );
+}
+
+/// The default job's headline figures each carry a range with its evidence, the verdict is
+/// given on every basis, and the serving cost is the serving curve's cheapest point meeting
+/// the page's own targets (TTFT 2 s, TPOT 50 ms).
+#[test]
+fn eval_carries_ranges_the_verdict_by_basis_and_one_serving_cost() {
+    let v = json(&[
+        "eval",
+        "--today",
+        "2026-11-26",
+        "--link",
+        "?v=5&page=workload",
+    ]);
+    for figure in [
+        "train_cost_per_mtok_usd",
+        "infer_cost_per_mtok_usd",
+        "cost_usd",
+        "time_s",
+    ] {
+        let r = &v["ranges"][figure];
+        let (lo, hi) = (r["low"].as_f64().unwrap(), r["high"].as_f64().unwrap());
+        let x = v[figure].as_f64().unwrap();
+        assert!(lo <= x && x <= hi && lo < hi, "{figure}: {lo} {x} {hi}");
+        let e = &r["evidence"];
+        assert!(
+            e["points"].as_u64().is_some_and(|n| n >= 1),
+            "{figure}: {e}"
+        );
+        assert!(e["same_chip"].is_boolean() && e["includes_price"].is_boolean());
+        assert!(r["caveat"].as_str().is_some_and(|c| !c.is_empty()));
+    }
+    // No held-out Trainium2 training run: the training ranges say so; its serving runs are.
+    assert_eq!(
+        v["ranges"]["cost_usd"]["evidence"]["same_chip"],
+        json!(false)
+    );
+    assert!(v["ranges"]["cost_usd"]["caveat"]
+        .as_str()
+        .unwrap()
+        .starts_with("no Trainium2 training run"));
+    assert_eq!(
+        v["ranges"]["infer_cost_per_mtok_usd"]["evidence"]["same_chip"],
+        json!(true)
+    );
+    // Prices of this year, four months old when read in November.
+    assert!(v["price_as_of"].as_str().unwrap() >= "2026-07");
+    assert_eq!(v["price_age_months"], json!(4));
+    // Read two years on, the same rate is part of the cost's range.
+    let later = json(&[
+        "eval",
+        "--today",
+        "2028-11-26",
+        "--link",
+        "?v=5&page=workload",
+    ]);
+    assert_eq!(
+        later["ranges"]["cost_usd"]["evidence"]["includes_price"],
+        json!(true)
+    );
+    let verdicts = v["basis_verdicts"].as_array().unwrap();
+    assert!(verdicts.len() >= 3, "{verdicts:?}");
+    for b in verdicts {
+        assert!(b["this_usd_per_mtok"].as_f64().is_some_and(|x| x > 0.0));
+        assert!(b["other_usd_per_mtok"].as_f64().is_some_and(|x| x > 0.0));
+    }
+    assert!(v["basis_verdict"].as_str().unwrap().contains("bases"));
+    // One serving cost.
+    assert_eq!(v["infer_meets_targets"], json!(true));
+    let curve = json(&[
+        "serve-curve",
+        "--system",
+        "trn2-ultra-64",
+        "--model",
+        "llama3-70b",
+        "--dtype",
+        "bf16",
+        "--slo-ttft",
+        "2",
+        "--slo-tpot",
+        "0.05",
+        "--json",
+    ]);
+    let cheapest = curve["cheapest"]["usd_per_mtok"].as_f64().unwrap();
+    let served = v["infer_cost_per_mtok_usd"].as_f64().unwrap();
+    assert!(
+        (served / cheapest - 1.0).abs() < 0.02,
+        "{served} against {cheapest}"
+    );
+    // Targets nothing meets: the job's own batch, and it says so.
+    let none = json(&["eval", "--link", "?v=5&page=workload&wtpot=0.001"]);
+    assert_eq!(none["infer_meets_targets"], json!(false));
+    let (code, _, err) = run(&["eval", "--today", "26/11/2026", "--link", "?v=5"]);
+    assert_eq!(code, 2, "{err}");
 }

@@ -113,7 +113,9 @@ pub struct Job {
     /// Mixtures of experts: tokens the busiest expert-parallel rank receives over the mean
     /// (`None`: 1, balanced, as Megatron's published benchmarks force routing).
     pub expert_imbalance: Option<f64>,
-    /// The model version: 5 (today's) makes a prefill pay its tensor-parallel all-reduces
+    /// The model version: 6 (today's) serves at the cheapest configuration (chips per
+    /// replica and sequences) that meets the job's TTFT and TPOT targets, the one figure every
+    /// page quotes, where 5 served the job's own batch on the fewest chips; 5 makes a prefill pay its tensor-parallel all-reduces
     /// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles
     /// (prompts one at a time in power-of-two buckets) and trains a mixture of experts'
     /// routed GEMMs as a grouped GEMM; 4 lets FSDP (ZeRO-3) prefetch, hiding its gathers and
@@ -262,6 +264,11 @@ pub struct JobReport {
     pub train_usd_per_mtok: f64,
     /// Inference cost per million output tokens.
     pub infer_usd_per_mtok: Option<f64>,
+    /// Whether the serving configuration meets the job's TTFT and TPOT targets: the cheapest
+    /// that does (`Some(true)`), or, when none does, the job's own batch on the fewest chips
+    /// (`Some(false)`); `None` for links of model version 5 and earlier, which serve that
+    /// batch without asking.
+    pub infer_meets_targets: Option<bool>,
     /// $ per marketed dense PFLOP-hour in the job's format.
     pub usd_per_pflop_hour_marketed: f64,
     /// $ per achieved PFLOP-hour (marketed ÷ MFU).
@@ -578,12 +585,7 @@ fn report(
     let (price, rate, origin) = pricing(job, &cluster.system, &chip.id);
     let time_s = job.tokens / train.tokens_per_s;
     let chip_hours = time_s / 3600.0 * f64::from(chips);
-    let infer = workload::infer(
-        cluster,
-        chip,
-        &infer_config(job, chip, model.clone(), job.batch),
-    )
-    .ok();
+    let (infer, infer_meets_targets) = serve(job, cluster, chip, model);
     let peak_pf = chip.dense(job.dtype).map_or(f64::NAN, |p| p.get() / 1e15);
     let own = ownership(&cluster.system, &chip.id);
     let it_w_per_chip = own.power_w.value * job.load;
@@ -606,6 +608,7 @@ fn report(
             .as_ref()
             .map(|r| tco::cost_per_mtok(&price, r.replicas * r.chips_needed, r.tokens_per_s)),
         infer,
+        infer_meets_targets,
         chips,
         time_s,
         chip_hours,
@@ -632,6 +635,48 @@ fn report(
         failure_cost_usd,
         train,
     })
+}
+
+/// How a job serves on its cluster: from model version 6, the configuration of the serving
+/// curve ([`workload::curve`]) with the most throughput per chip that meets the job's TTFT
+/// and TPOT targets, and whether one does; else (and before) its own batch on the fewest
+/// chips that hold the model.
+fn serve(
+    job: &Job,
+    cluster: &Cluster,
+    chip: &crate::chip::Chip,
+    model: &workload::Model,
+) -> (Option<InferReport>, Option<bool>) {
+    let own = || {
+        workload::infer(
+            cluster,
+            chip,
+            &infer_config(job, chip, model.clone(), job.batch),
+        )
+        .ok()
+    };
+    if job.model_version < 6 {
+        return (own(), None);
+    }
+    let domain = Cluster {
+        system: cluster.system.clone(),
+        nodes: 1,
+    };
+    let base = infer_config(job, chip, model.clone(), 1);
+    let points = workload::curve::curve(&domain, chip, &base);
+    match workload::curve::cheapest(&points, job.ttft_s, job.tpot_s) {
+        Some(p) => {
+            let cfg = InferConfig {
+                tp: Some(p.tp),
+                ..infer_config(job, chip, model.clone(), p.batch)
+            };
+            match workload::infer(cluster, chip, &cfg) {
+                Ok(r) => (Some(r), Some(true)),
+                Err(_) => (own(), Some(false)),
+            }
+        }
+        None => (own(), Some(false)),
+    }
 }
 
 /// The serving configuration of a job on `chip` at `batch` sequences per replica: its
@@ -761,8 +806,10 @@ pub fn failure_model_of(
     (g, inputs)
 }
 
+mod bases;
 mod break_even;
 mod sensitivity;
+pub use bases::{basis_verdicts, verdict_sentence, BasisVerdict};
 pub use break_even::{break_even, curve, price_to_match, sensitivity, Lever};
 pub use sensitivity::{by_format, tornado, tornado_from, FormatCost, Swing};
 

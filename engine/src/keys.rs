@@ -105,11 +105,12 @@ pub const MAX_KERNEL_DIM: u32 = 16_384;
 pub const MAX_DRAFT: u32 = 8;
 /// The largest expert imbalance a job may set (every token on one rank of 64 is 64).
 pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
-/// The model version new links use: 5 makes a prefill pay its tensor-parallel all-reduces
+/// The model version new links use: 6 serves a job at the cheapest configuration meeting its
+/// latency targets; 5 makes a prefill pay its tensor-parallel all-reduces
 /// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles and
 /// trains a mixture of experts' routed GEMMs as a grouped GEMM; what each earlier version
 /// left out is on `Job::model_version`.
-pub const MODEL_VERSION: u32 = 5;
+pub const MODEL_VERSION: u32 = 6;
 /// Most sequences, prompt or output tokens a job may name (64 per node at the most nodes).
 pub const MAX_TOKENS_OR_SEQUENCES: u32 = MAX_NODES * 64;
 

@@ -199,6 +199,7 @@ impl Scenario {
             }
             Some("4") => {
                 s.job.price_basis = Some(crate::tco::rates::LEGACY_BASIS.id());
+                s.job.model_version = 5;
             }
             Some("5") | None => {}
             Some(v) => note(
