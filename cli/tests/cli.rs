@@ -367,8 +367,18 @@ fn topology_and_systems() {
             .unwrap_or_else(|| panic!("no bound for {}", p["family"]));
         let role = p["role"].as_str().unwrap();
         assert!(engine::calibration::Role::IDS.contains(&role), "{role}");
-        let bound = if role == "fitted" { *fitted } else { *other };
+        let bound = engine::calibration::BOUND_AT_ENTRY
+            .iter()
+            .find(|b| p["label"] == b.0)
+            .map_or(if role == "fitted" { *fitted } else { *other }, |b| b.1);
         assert_eq!(p["tolerance"].as_f64(), Some(bound), "{}", p["label"]);
+        // A held-out point keeps the model's figure on the day it entered.
+        assert_eq!(
+            p["predicted_at_entry"].as_f64().is_some(),
+            role == "held-out",
+            "{}",
+            p["label"]
+        );
         assert_eq!(e.abs() > bound, role == "departs", "{}: {e}", p["label"]);
         assert_eq!(
             p["held_out_since"].is_string(),

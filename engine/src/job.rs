@@ -269,6 +269,8 @@ pub struct JobReport {
     /// (`Some(false)`); `None` for links of model version 5 and earlier, which serve that
     /// batch without asking.
     pub infer_meets_targets: Option<bool>,
+    /// Sequences a serving replica holds (the curve's choice, or the job's own batch).
+    pub infer_batch: u32,
     /// $ per marketed dense PFLOP-hour in the job's format.
     pub usd_per_pflop_hour_marketed: f64,
     /// $ per achieved PFLOP-hour (marketed ÷ MFU).
@@ -585,7 +587,7 @@ fn report(
     let (price, rate, origin) = pricing(job, &cluster.system, &chip.id);
     let time_s = job.tokens / train.tokens_per_s;
     let chip_hours = time_s / 3600.0 * f64::from(chips);
-    let (infer, infer_meets_targets) = serve(job, cluster, chip, model);
+    let (infer, infer_meets_targets, infer_batch) = serve(job, cluster, chip, model);
     let peak_pf = chip.dense(job.dtype).map_or(f64::NAN, |p| p.get() / 1e15);
     let own = ownership(&cluster.system, &chip.id);
     let it_w_per_chip = own.power_w.value * job.load;
@@ -609,6 +611,7 @@ fn report(
             .map(|r| tco::cost_per_mtok(&price, r.replicas * r.chips_needed, r.tokens_per_s)),
         infer,
         infer_meets_targets,
+        infer_batch,
         chips,
         time_s,
         chip_hours,
@@ -646,7 +649,8 @@ fn serve(
     cluster: &Cluster,
     chip: &crate::chip::Chip,
     model: &workload::Model,
-) -> (Option<InferReport>, Option<bool>) {
+) -> (Option<InferReport>, Option<bool>, u32) {
+    let batch = job.batch.max(1);
     let own = || {
         workload::infer(
             cluster,
@@ -656,7 +660,7 @@ fn serve(
         .ok()
     };
     if job.model_version < 6 {
-        return (own(), None);
+        return (own(), None, batch);
     }
     let domain = Cluster {
         system: cluster.system.clone(),
@@ -671,11 +675,11 @@ fn serve(
                 ..infer_config(job, chip, model.clone(), p.batch)
             };
             match workload::infer(cluster, chip, &cfg) {
-                Ok(r) => (Some(r), Some(true)),
-                Err(_) => (own(), Some(false)),
+                Ok(r) => (Some(r), Some(true), p.batch),
+                Err(_) => (own(), Some(false), batch),
             }
         }
-        None => (own(), Some(false)),
+        None => (own(), Some(false), batch),
     }
 }
 

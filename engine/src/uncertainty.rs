@@ -317,7 +317,21 @@ pub fn ranges(job: &Job, report: &JobReport, points: &[RunPoint], today: &str) -
         .and_then(|s| crate::catalog::find(s.chip).ok())?;
     let train = errors(points, Family::Training, &chip);
     let serve = errors(points, Family::Serving, &chip);
-    let price = price_spread(job, report, &chip.id, today);
+    Some(ranges_with(job, report, &chip.id, (&train, &serve), today))
+}
+
+/// [`ranges`] from the errors already chosen for the job's chip `chip` (by [`errors`], which
+/// depend on the chip alone, so a page keeps them while other inputs change): training's,
+/// then serving's.
+#[must_use]
+pub fn ranges_with(
+    job: &Job,
+    report: &JobReport,
+    chip: &str,
+    (train, serve): (&Errors, &Errors),
+    today: &str,
+) -> Ranges {
+    let price = price_spread(job, report, chip, today);
     let rate = report.usd_per_chip_hour.value;
     let time_s = Range {
         low: report.time_s * (1.0 + train.span.0),
@@ -325,26 +339,21 @@ pub fn ranges(job: &Job, report: &JobReport, points: &[RunPoint], today: &str) -
         evidence: train.evidence.clone(),
         caveat: train.caveat.clone(),
     };
-    Some(Ranges {
-        tokens_per_s: rate_range(report.train.tokens_per_s, &train),
-        mfu: rate_range(report.train.mfu, &train),
+    Ranges {
+        tokens_per_s: rate_range(report.train.tokens_per_s, train),
+        mfu: rate_range(report.train.mfu, train),
         time_s,
-        cost_usd: cost_range(report.cost_usd, rate, &train, price.as_ref()),
-        train_cost_per_mtok_usd: cost_range(
-            report.train_usd_per_mtok,
-            rate,
-            &train,
-            price.as_ref(),
-        ),
+        cost_usd: cost_range(report.cost_usd, rate, train, price.as_ref()),
+        train_cost_per_mtok_usd: cost_range(report.train_usd_per_mtok, rate, train, price.as_ref()),
         infer_cost_per_mtok_usd: report
             .infer_usd_per_mtok
-            .map(|c| cost_range(c, rate, &serve, price.as_ref())),
+            .map(|c| cost_range(c, rate, serve, price.as_ref())),
         infer_tokens_per_s_per_chip: report
             .infer
             .as_ref()
-            .map(|i| rate_range(i.tokens_per_s_per_chip, &serve)),
+            .map(|i| rate_range(i.tokens_per_s_per_chip, serve)),
         price,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -367,6 +376,7 @@ mod tests {
             note: "a note",
             role: Role::HeldOut {
                 since: "2026-11-26",
+                at_entry: 100.0 * (1.0 + error),
             },
         }
     }
@@ -432,11 +442,18 @@ mod tests {
         let r = evaluate(&job).unwrap();
         let pts = calibration();
         let g = ranges(&job, &r, &pts, "2026-11-26").unwrap();
-        let held = |f: Family| {
+        // No Trainium2 training run is held out: its vendor's, or failing those every one.
+        let held = |f: Family, vendor: Option<&str>| {
             pts.iter()
                 .filter(|p| p.family == f && p.role.is_held_out())
-                .filter(|p| chip_of(p).is_some_and(|c| c.vendor == "AWS"))
+                .filter(|p| chip_of(p).is_some_and(|c| vendor.is_none_or(|v| c.vendor == v)))
                 .count()
+        };
+        let aws = held(Family::Training, Some("AWS"));
+        let training = if aws > 0 {
+            aws
+        } else {
+            held(Family::Training, None)
         };
         for (figure, value) in [
             (&g.train_cost_per_mtok_usd, r.train_usd_per_mtok),
@@ -446,7 +463,8 @@ mod tests {
         ] {
             assert!(figure.low <= value && value <= figure.high, "{figure:?}");
             assert!(figure.low < figure.high);
-            assert_eq!(figure.evidence.points, held(Family::Training));
+            assert_eq!(figure.evidence.points, training);
+            assert!(!figure.evidence.same_chip);
         }
         // The July 2026 rate is four months old: a quote, so the price is no part of it.
         assert!(g.price.is_none() && !g.cost_usd.evidence.includes_price);

@@ -5,7 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Family, Metric, Phase, Role, RunPoint, FIRST_MODEL, SECOND_SET};
+use super::{Family, Metric, Phase, Role, RunPoint, SECOND_SET};
 use crate::catalog;
 use crate::dtype::Dtype;
 use crate::efficiency;

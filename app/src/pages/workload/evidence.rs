@@ -139,9 +139,13 @@ pub(super) fn RunCalibration(
                             p.role != Role::Departs && !p.within(),
                         ),
                         (
-                            match p.role.held_out_since() {
-                                Some(d) => format!("±{:.0}% (since {d})", p.tolerance() * 100.0),
-                                None => format!("±{:.0}%", p.tolerance() * 100.0),
+                            match (p.role.held_out_since(), p.role.predicted_at_entry()) {
+                                (Some(d), Some(at)) => format!(
+                                    "±{:.0}% (since {d}; the model said {} then)",
+                                    p.tolerance() * 100.0,
+                                    fmt(p, at)
+                                ),
+                                _ => format!("±{:.0}%", p.tolerance() * 100.0),
                             },
                             false,
                         ),
