@@ -16,7 +16,7 @@ pub static DGXC_NCCL: Citation = Citation {
 
 // AWS (samples published with AWS).
 
-/// 2 × p5.48xlarge nccl-tests sweep (held out).
+/// 2 × p5.48xlarge nccl-tests sweep (fitted at 1 MiB; the other sizes tuned against).
 pub static AWSOME_NCCL: Citation = Citation {
     key: "AWSOME-NCCL",
     title: "aws-samples/awsome-distributed-training, micro-benchmarks/nccl-tests/README.md: all_reduce_perf on 2 × p5.48xlarge, 8 B to 16 GiB",
@@ -26,7 +26,7 @@ pub static AWSOME_NCCL: Citation = Citation {
 
 // Microsoft Azure.
 
-/// Azure ND H100 v5 and ND H200 v5 nccl-tests sweeps (held out).
+/// Azure ND H100 v5 and ND H200 v5 nccl-tests sweeps (tuned against).
 pub static AZURE_NCCL: Citation = Citation {
     key: "AZURE-NCCL",
     title: "Azure AI-benchmarking-guide: NCCL all-reduce (NVLS) in-place busbw on ND H100 v5 (NCCL 2.18.5) and ND H200 v5 (NCCL 2.20.5)",
@@ -36,7 +36,7 @@ pub static AZURE_NCCL: Citation = Citation {
 
 // CoreWeave.
 
-/// CoreWeave's GB200 NVL72 nccl-tests results (held out).
+/// CoreWeave's GB200 NVL72 nccl-tests results (tuned against).
 pub static COREWEAVE_NCCL: Citation = Citation {
     key: "COREWEAVE-NCCL",
     title: "coreweave/nccl-tests README: all_reduce_perf on GB200 NVL72, one and two racks (NCCL 2.26.2)",

@@ -469,7 +469,7 @@ fn efa_hop() -> Sourced<Seconds> {
 /// EFA's latency per network step beyond NCCL's InfiniBand constant, per EFA generation,
 /// each fitted to one point: p6-b200's (EFA v4) to the 8 B all-reduce on 2 × p6-b200
 /// (~52.5 µs); p5's (EFA v2, 32 × 100G) to the 1 MiB all-reduce on 2 × p5.48xlarge
-/// (123.2 µs), whose other sizes are held out.
+/// (123.2 µs), whose other sizes check it (tuned against).
 fn efa_nccl_extra(p5: bool) -> Sourced<Seconds> {
     if p5 {
         Sourced::estimate(Seconds::new(42.1 * US), &AWSOME_NCCL).note(
@@ -486,11 +486,11 @@ fn efa_nccl_extra(p5: bool) -> Sourced<Seconds> {
 fn nvlink_eff(nvlink5: bool) -> Sourced<f64> {
     if nvlink5 {
         Sourced::estimate(682.2 / 900.0, &MLE_NET).note(
-            "fitted: ring all-reduce busbw 682.2 GB/s on 8 × B200 (p6-b200, NVLS off, 8 GiB); NVL72's 680 held out",
+            "fitted: ring all-reduce busbw 682.2 GB/s on 8 × B200 (p6-b200, NVLS off, 8 GiB); NVL72's 680 checks it (tuned against: an input when the efficiency was first set)",
         )
     } else {
         Sourced::estimate(365.6 / 450.0, &MLE_NET).note(
-            "fitted: ring all-reduce busbw 365.6 GB/s on 8 × H200 (NVLS off, 8 GiB); 8 × H100's ~370 held out",
+            "fitted: ring all-reduce busbw 365.6 GB/s on 8 × H200 (NVLS off, 8 GiB); 8 × H100's ~370 checks it (tuned against: an input when the efficiency was first set)",
         )
     }
 }
@@ -499,11 +499,11 @@ fn nvlink_eff(nvlink5: bool) -> Sourced<f64> {
 fn nvls_eff(nvlink5: bool) -> Sourced<f64> {
     if nvlink5 {
         Sourced::estimate(0.4674, &MLE_NET).note(
-            "fitted: NVLS busbw 838.0 GB/s on 8 × B200 (p6-b200, 8 GiB), of a port's 2 × 900 GB/s; NVL72's 839–850 held out",
+            "fitted: NVLS busbw 838.0 GB/s on 8 × B200 (p6-b200, 8 GiB), of a port's 2 × 900 GB/s; NVL72's 839–850 check it (tuned against)",
         )
     } else {
         Sourced::estimate(0.5268, &MLE_NET).note(
-            "fitted: NVLS busbw 473.1 GB/s on 8 × H200 (8 GiB), of a port's 2 × 450 GB/s; 8 × H100's ~480 and the size sweeps held out",
+            "fitted: NVLS busbw 473.1 GB/s on 8 × H200 (8 GiB), of a port's 2 × 450 GB/s; 8 × H100's ~480 and the size sweeps check it (tuned against)",
         )
     }
 }

@@ -58,6 +58,8 @@ pub struct Errors {
     pub evidence: Evidence,
     /// The words that say so, from these numbers.
     pub caveat: String,
+    /// The same in a few words, for beside a figure: what the evidence lacks.
+    pub brief: String,
 }
 
 /// A headline figure's low and high values and what they stand on.
@@ -71,6 +73,8 @@ pub struct Range {
     pub evidence: Evidence,
     /// Beside the figure: how much stands behind the range, in words from its numbers.
     pub caveat: String,
+    /// The same in a few words ([`Errors::brief`], and the price's part).
+    pub brief: String,
 }
 
 /// The price's part in a range: the spread of the rate per chip-hour, when the price is no
@@ -197,6 +201,26 @@ pub fn errors(points: &[RunPoint], family: Family, chip: &Chip) -> Errors {
         ),
         Scope::None => format!("no held-out {what} run in the evidence: no range"),
     };
+    let mut brief = match scope {
+        Scope::Chip => format!(
+            "{n} held-out {} {what} run{}",
+            chip.name,
+            if n == 1 { "" } else { "s" }
+        ),
+        Scope::Vendor | Scope::All => format!(
+            "no {} {what} run held out: from {n} on {}",
+            chip.name,
+            if n == 1 {
+                "another chip"
+            } else {
+                "other chips"
+            }
+        ),
+        Scope::None => format!("no held-out {what} run"),
+    };
+    if covers != Phase::Whole.id() {
+        brief.push_str(&format!("; {covers} only"));
+    }
     if covers == Phase::Decode.id() {
         caveat.push_str(
             "; only decode (time per output token) was measured, so the range does not cover prefill",
@@ -215,6 +239,7 @@ pub fn errors(points: &[RunPoint], family: Family, chip: &Chip) -> Errors {
             scope,
         },
         caveat,
+        brief,
     }
 }
 
@@ -285,15 +310,19 @@ fn cost_range(value: f64, rate: f64, e: &Errors, price: Option<&PriceSpread>) ->
     let scale = |p: f64| if rate > 0.0 { p / rate } else { 1.0 };
     let mut evidence = e.evidence.clone();
     evidence.includes_price = price.is_some();
-    let caveat = match price {
-        Some(p) => format!("{}; {}", e.caveat, p.why),
-        None => e.caveat.clone(),
+    let (caveat, brief) = match price {
+        Some(p) => (
+            format!("{}; {}", e.caveat, p.why),
+            format!("{}; price included", e.brief),
+        ),
+        None => (e.caveat.clone(), e.brief.clone()),
     };
     Range {
         low: value * (1.0 + e.span.0) * scale(plo),
         high: value * (1.0 + e.span.1) * scale(phi),
         evidence,
         caveat,
+        brief,
     }
 }
 
@@ -304,6 +333,7 @@ fn rate_range(value: f64, e: &Errors) -> Range {
         high: value / (1.0 + e.span.0),
         evidence: e.evidence.clone(),
         caveat: e.caveat.clone(),
+        brief: e.brief.clone(),
     }
 }
 
@@ -338,6 +368,7 @@ pub fn ranges_with(
         high: report.time_s * (1.0 + train.span.1),
         evidence: train.evidence.clone(),
         caveat: train.caveat.clone(),
+        brief: train.brief.clone(),
     };
     Ranges {
         tokens_per_s: rate_range(report.train.tokens_per_s, train),

@@ -27,7 +27,8 @@ pub use crate::citations::{AWSOME_NCCL, AZURE_NCCL, COREWEAVE_NCCL, DGXC_NCCL, R
 
 /// The pipeline fill of an NVLS all-reduce beyond NCCL's latency constant: chunks must
 /// reach the switch and come back before the stream runs at full rate. Fitted to one point,
-/// the DGX H100 all-reduce of 16 MiB (123.8 µs); every other size and system is held out.
+/// the DGX H100 all-reduce of 16 MiB (123.8 µs); the other sizes and systems check it, each
+/// in the role the calibration gives it.
 pub const NVLS_FILL_S: f64 = 37.6e-6;
 
 /// NCCL's three wire protocols.

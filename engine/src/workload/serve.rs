@@ -18,7 +18,7 @@ use crate::collective::Op;
 /// MLPerf Inference v4.1 closed, 8 × H200 SXM (TP1, 806 sequences, FP8), Llama 2 70B Offline,
 /// 31,302.7 tokens/s (mlcommons/inference_results_v4.1,
 /// closed/NVIDIA/results/H200-SXM-141GBx8_TRT) by `calibration::fit_serving_factor`; the
-/// 8 × H100 run is held out. Below 1 because serving also runs small kernels, sampling and
+/// 8 × H100 run checks it (tuned against: it entered with the efficiency this replaced). Below 1 because serving also runs small kernels, sampling and
 /// scheduling between the GEMMs.
 pub const SERVING_KERNEL_FACTOR: f64 = 0.80;
 /// Default fraction of HBM bandwidth a decode step streams at (an assumption: no measured
