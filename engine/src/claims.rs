@@ -181,14 +181,58 @@ pub fn checks() -> Vec<ClaimCheck> {
 mod tests {
     use super::*;
 
+    const L70: &str = "llama3-70b";
+    const DS3: &str = "deepseek-v3";
+    /// Each claim's two jobs, in order, written out again from its setup: system and nodes
+    /// of the side claimed better, of the other, the model and its format.
+    const JOBS: [(&str, u32, &str, u32, &str, Dtype); 5] = [
+        ("trn2-16", 16, "hgx-h200-8", 32, L70, Dtype::Bf16),
+        ("trn2-16", 16, "hgx-h200-8", 32, L70, Dtype::Fp8),
+        ("trn1-16", 16, "hgx-h100-8", 32, L70, Dtype::Bf16),
+        ("trn3-ultra-144", 1, "trn2-ultra-64", 1, L70, Dtype::Fp8),
+        ("gb200-nvl72", 16, "hgx-h100-8", 144, DS3, Dtype::Fp8),
+    ];
+
     #[test]
     fn every_claim_gets_a_model_figure_and_none_is_copied() {
-        for c in checks() {
-            let m = c
+        let all = checks();
+        assert_eq!(all.len(), JOBS.len());
+        for (c, (sa, na, sb, nb, model, dtype)) in all.iter().zip(JOBS) {
+            let m = *c
                 .model
                 .as_ref()
                 .unwrap_or_else(|e| panic!("{}: {e}", c.claim));
-            assert!(m.is_finite() && *m > 0.0, "{}: {m}", c.claim);
+            // The figure is the engine's own evaluation of the two jobs, through its API...
+            let run = |system: &str, nodes| {
+                let job = Job {
+                    system: system.into(),
+                    nodes,
+                    model: model.into(),
+                    dtype,
+                    ..Job::default()
+                };
+                evaluate(&job).unwrap()
+            };
+            let (ra, rb) = (run(sa, na), run(sb, nb));
+            // Price-performance claims compare $ per million tokens, the others throughput.
+            let want = if c.claim.contains("price") || c.claim.contains("cost") {
+                rb.train_usd_per_mtok / ra.train_usd_per_mtok
+            } else {
+                ra.train.tokens_per_s / rb.train.tokens_per_s
+            };
+            assert!(
+                (m / want - 1.0).abs() < 1e-12,
+                "{}: {m} against {want}",
+                c.claim
+            );
+            // ...and not the vendor's number: it differs from both ends of the claimed range.
+            for claimed in [c.claimed.0, c.claimed.1] {
+                assert!(
+                    (m / claimed - 1.0).abs() > 1e-6,
+                    "{}: {m} copies {claimed}",
+                    c.claim
+                );
+            }
             assert!(!c.setup.is_empty() && !c.note.is_empty());
         }
     }

@@ -205,7 +205,10 @@ mod tests {
     #[test]
     fn the_size_curve_fits_one_point_and_holds_on_the_rest() {
         // Azure AI-benchmarking-guide, cuBLASLt FP8 m = n = k (TFLOP/s): the fitted point
-        // within 5%, the others (in view while the curve was built: tuned against) within 25%.
+        // within 5% (it comes out −1.5%), the other Hopper points (in view while the curve
+        // was built: tuned against) within 21% at 1024³, where the fixed time is most of a
+        // call (worst: H100 +20.0%), and within 11% from 4096³ up, where the ceiling governs
+        // (worst: H200 4096³ +10.5%).
         let fitted = square_fp8("h100-sxm", 2048.0) / 1011.3 - 1.0;
         assert!(fitted.abs() < 0.05, "H100 2048³: {fitted:+.3}");
         for (chip, n, measured) in [
@@ -216,13 +219,32 @@ mod tests {
             ("h200", 1024.0, 290.8),
             ("h200", 4096.0, 1249.1),
             ("h200", 16384.0, 1366.3),
-            ("gb200", 1024.0, 489.2),
-            ("gb200", 2048.0, 2243.6),
-            ("gb200", 4096.0, 2834.6),
-            ("gb200", 16384.0, 2906.9),
         ] {
             let e = square_fp8(chip, n) / measured - 1.0;
-            assert!(e.abs() < 0.25, "{chip} {n}³: {e:+.3}");
+            let bound = if n < 4096.0 { 0.21 } else { 0.11 };
+            assert!(e.abs() < bound, "{chip} {n}³: {e:+.3}");
+        }
+    }
+
+    /// GB200 departs from Azure's sweep (tuned against too), and the test says how. The
+    /// ceiling is MLE-ACC's FP8 maximum, 3,615.6 TFLOP/s, 24.4% above the plateau of Azure's
+    /// ND GB200 v6 sweep (2,906.9 at 16384³): two published measurements of one GPU
+    /// disagree, so large GEMMs come out high. The fixed time fitted on H100 (5 µs) is longer
+    /// than the 2.9 µs (2048³) to 3.8 µs (1024³) that Azure's small GB200 points leave after
+    /// the ceiling's time, so small GEMMs come out low. Measured: −21.5%, −21.5%, +12.7%,
+    /// +24.1%.
+    #[test]
+    fn gb200_departs_where_its_two_sources_disagree() {
+        let ceiling = 3615.6 / 2906.9 - 1.0;
+        for (n, measured, low, high) in [
+            (1024.0, 489.2, -0.22, -0.20),
+            (2048.0, 2243.6, -0.22, -0.20),
+            (4096.0, 2834.6, 0.0, 0.13),
+            // At 16384³ the fixed time is 0.2% of a 2.4 ms call: the whole ceiling gap shows.
+            (16384.0, 2906.9, ceiling - 0.005, ceiling),
+        ] {
+            let e = square_fp8("gb200", n) / measured - 1.0;
+            assert!(e > low && e < high, "GB200 {n}³: {e:+.4}");
         }
     }
 
