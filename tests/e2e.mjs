@@ -1,7 +1,8 @@
 // End-to-end tests: the built dist/ served by a plain static server, driven in Chromium.
 // Prints `N passed, N failed` last; exits non-zero on any failure.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './server.mjs';
@@ -32,6 +33,12 @@ async function open(query = '', viewport = { width: 1366, height: 900 }) {
 
 /** Wait until the views a page works out after an input's paint have caught up with it. */
 const settled = (page) => page.waitForFunction(() => !document.querySelector('.deferred.updating'), null, { timeout: 30000 });
+
+/** The CLI's JSON for `args`: the same engine, to hold the page's figures to. */
+const CLI = process.env.ACCELSCOPE_CLI ?? ['../target/release/accelscope', '../target/debug/accelscope'].find(existsSync);
+const cli = (args) => JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
+/** Equal to 1e-9 of the larger. */
+const near = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 
 const headers = (page) => page.$$eval('#chips-table thead th[data-chip]', (ths) => ths.map((t) => t.dataset.chip));
 const query = (page) => new URL(page.url()).searchParams;
@@ -137,10 +144,10 @@ test('navigation links switch pages in place and open directly', async () => {
   const page = await open();
   await page.click('nav a:has-text("Roofline")');
   await page.waitForSelector('#roofline-canvas');
-  // Links carry only what differs from the defaults: the default Chips view is `?v=4`.
+  // Links carry only what differs from the defaults: the default Chips view is `?v=5`.
   const href = await page.getAttribute('nav a:has-text("Chips")', 'href');
-  assert.equal(href, '?v=4');
-  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=4&page=workload');
+  assert.equal(href, '?v=5');
+  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=5&page=workload');
   await page.click('nav a:has-text("Compare")');
   await page.waitForSelector('.compare-page');
   // A page with its own module loads it when opened, and leaves cleanly for another page.
@@ -349,30 +356,47 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   assert.deepEqual(page.errors, []);
 });
 
-test('workload & TCO: the default job states its range, its rate\'s source and the vendors\' claims', async () => {
+test('workload & TCO: the default job states its ranges with their evidence, its rate\'s source and the vendors\' claims', async () => {
   const page = await open('?page=workload');
   const band = async (id) => [Number(await page.getAttribute(`#${id}`, 'data-low')), Number(await page.getAttribute(`#${id}`, 'data-high'))];
-  const mfu = Number(await page.getAttribute('#mfu', 'data-value'));
-  const [lo, hi] = await band('mfu-band');
-  // The band is the model's own errors on held-out runs, widened to include zero: it may
-  // start at the figure itself when every held-out error has one sign.
-  assert.ok(lo <= mfu && mfu <= hi && hi - lo > 0.01, `MFU ${mfu} in ${lo}..${hi}`);
-  const mtok = Number(await page.getAttribute('#train-mtok', 'data-value'));
-  const [clo, chi] = await band('mtok-band');
-  assert.ok(clo <= mtok && mtok <= chi && clo < chi, `$/Mtok ${mtok} in ${clo}..${chi}`);
-  // The Trn2 rate is AWS's published on-demand price (trn2.48xlarge ÷ 16), not an assumption.
-  assert.ok(Math.abs(Number(await page.getAttribute('#rate', 'data-value')) - 85.964 / 16) < 1e-6);
+  // Each range is the engine's for this job, read on the same day: the CLI gives the same.
+  const today = await page.evaluate(() => new Date().toISOString().slice(0, 10));
+  const want = cli(['eval', '--today', today, '--link', '?v=5&page=workload']);
+  for (const [id, card, figure] of [
+    ['tps-band', 'tokens-per-s', 'tokens_per_s'],
+    ['mfu-band', 'mfu', 'mfu'],
+    ['time-band', 'time', 'time_s'],
+    ['cost-band', 'cost', 'cost_usd'],
+    ['mtok-band', 'train-mtok', 'train_cost_per_mtok_usd'],
+    ['serve-mtok-band', 'infer-mtok', 'infer_cost_per_mtok_usd'],
+    ['serve-band', null, 'infer_tokens_per_s_per_chip'],
+  ]) {
+    const [lo, hi] = await band(id);
+    const r = want.ranges[figure];
+    assert.ok(near(lo, r.low) && near(hi, r.high), `${id}: ${lo}..${hi} against ${r.low}..${r.high}`);
+    assert.equal(Number(await page.getAttribute(`#${id}`, 'data-points')), r.evidence.points, id);
+    assert.equal(await page.getAttribute(`#${id}`, 'data-same-chip'), String(r.evidence.same_chip), id);
+    if (card) {
+      const x = Number(await page.getAttribute(`#${card}`, 'data-value'));
+      assert.ok(near(x, want[figure]) && lo <= x && x <= hi, `${card}: ${x} in ${lo}..${hi}`);
+    }
+  }
+  // No Trainium2 training run is held out, and the page says so beside the figure.
+  assert.match(await page.textContent('#cost'), /no Trainium2 training run held out/);
+  // The Trn2 rate is AWS's published Capacity Block price (trn2.48xlarge ÷ 16), dated.
+  assert.ok(near(Number(await page.getAttribute('#rate', 'data-value')), 35.7608 / 16));
+  assert.equal(await page.textContent('#price-basis'), `capacity-block price as of 2026-07, ${want.price_age_months} month${want.price_age_months === 1 ? '' : 's'} old`);
   const note = await page.textContent('#band-note');
-  assert.match(note, /held-out AWS training runs/);
-  assert.match(note, /trn2\.48xlarge \$85\.964\/h/);
+  assert.ok(note.includes(want.ranges.cost_usd.caveat), note);
+  assert.ok(note.includes(want.ranges.infer_cost_per_mtok_usd.caveat), note);
+  assert.match(note, /trn2\.48xlarge \$35\.7608\/h/);
   assert.match(note, /fitted to the Trn1 GPT-3 175B run/);
-  // Serving on Trainium2 carries a range from Trainium2's own held-out serving runs.
-  assert.match(note, /held-out Trainium2 serving runs/);
-  const perChip = Number((await page.textContent('#serving')).match(/([\d,.]+) tok\/s per chip/)[1].replace(/,/g, ''));
-  const [slo, shi] = await band('serve-band');
-  assert.ok(slo < shi && slo <= perChip * 1.001 && perChip <= shi * 1.001, `serving ${perChip} in ${slo}..${shi}`);
-  const smtok = await band('serve-mtok-band');
-  assert.ok(smtok[0] < smtok[1], `${smtok}`);
+  // One serving cost: the cheapest configuration meeting the page's targets, and it says so.
+  assert.equal(await page.getAttribute('#serve-targets', 'data-meets'), 'true');
+  assert.match(await page.textContent('#serve-targets'), /cheapest configuration meeting TTFT ≤ 2 s, TPOT ≤ 50 ms/);
+  // The verdict on every basis, in the engine's words.
+  await page.waitForFunction(() => document.querySelector('#basis-verdict')?.textContent.length > 0);
+  assert.equal(await page.textContent('#basis-verdict'), want.basis_verdict);
   // Vendors' claims are evaluated when the panel opens, each beside the model's figure.
   await page.click('#claims summary');
   await page.waitForSelector('#claims-table tbody tr');
@@ -386,15 +410,16 @@ test('price basis: Trn2 and H100 priced alike by default; another basis is one c
   const page = await open('?page=workload');
   const origin = async () => [await page.getAttribute('#price-basis', 'data-kind'), await page.getAttribute('#price-basis', 'data-as-of'), await page.getAttribute('#price-basis', 'data-fell-back')];
   const trn2 = await origin();
-  assert.deepEqual(trn2, ['on-demand', '2025-05', 'false']);
-  // The same job on other platforms: H100 on the very same basis; B200 has no rate on it and says so.
+  assert.deepEqual(trn2, ['capacity-block', '2026-07', 'false']);
+  // The same job on other platforms: H100 on the very same basis; GB300 has no published rate and says so.
   const row = (id) => page.locator(`#platforms-table tr[data-system="${id}"]`);
   await page.waitForSelector('#platforms-table tr[data-system="hgx-h100-8"]');
-  assert.equal(await row('hgx-h100-8').getAttribute('data-price-as-of'), '2025-05');
-  assert.match(await row('hgx-b200-8').textContent(), /no rate on the basis/);
-  // Choosing a later basis reprices H100 from $12.29 to $6.88 and Trn2 falls back, with a warning.
+  assert.equal(await row('hgx-h100-8').getAttribute('data-price-as-of'), '2026-07');
+  assert.match(await row('gb300-nvl72').textContent(), /no published price/);
+  // Choosing an older basis reprices H100 from $5.19 (July 2026 Capacity Block) to $6.88 and
+  // Trn2, which has no on-demand rate on it, falls back with a warning.
   await page.selectOption('select[name=wsys]', 'hgx-h100-8');
-  await page.waitForFunction(() => Math.abs(Number(document.querySelector('#rate')?.dataset.value) - 12.29) < 1e-6);
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('#rate')?.dataset.value) - 41.528 / 8) < 1e-6);
   await page.selectOption('select[name=wbasis]', 'on-demand@2025-11-30');
   await urlHas(page, 'wbasis', 'on-demand@2025-11-30');
   await page.waitForFunction(() => Math.abs(Number(document.querySelector('#rate')?.dataset.value) - 6.88) < 1e-6);
@@ -405,11 +430,15 @@ test('price basis: Trn2 and H100 priced alike by default; another basis is one c
   // Owning Trainium is a what-if.
   await page.check('input[name=wown]');
   assert.match(await page.textContent('#owned-what-if'), /what-if/);
-  // A link from before price bases opens with the rate it was made with.
+  // A link from before price bases opens with the rate it was made with, and one of version 4
+  // with the basis of its day.
   const old = await open('?v=3&page=workload&wsys=hgx-h100-8');
   assert.ok(Math.abs(Number(await old.getAttribute('#rate', 'data-value')) - 6.88) < 1e-6);
+  const v4 = await open('?v=4&page=workload');
+  assert.ok(near(Number(await v4.getAttribute('#rate', 'data-value')), 85.964 / 16));
   assert.deepEqual(page.errors, []);
   assert.deepEqual(old.errors, []);
+  assert.deepEqual(v4.errors, []);
 });
 
 test('link figures: Trn2 and Trn3 read alike, and the other reading is one click away with its effect', async () => {

@@ -11,9 +11,17 @@ use leptos::prelude::*;
 use crate::state::use_scenario;
 use crate::widgets::{chart_data, thousands, Derived, Fig};
 
-/// Inputs, result cards, cost breakdown and tornado.
-/// A chip's serving speed-error range and its description.
-type ServeRange = ((f64, f64), String);
+/// A chip's training and serving errors on held-out runs ([`engine::uncertainty::errors`]).
+type ChipErrors = (engine::uncertainty::Errors, engine::uncertainty::Errors);
+
+/// Today as ISO 8601 (YYYY-MM-DD), the day the page reads its figures on: a price older than
+/// six months on it is part of the ranges.
+pub(crate) fn today() -> String {
+    String::from(js_sys::Date::new_0().to_iso_string())
+        .get(..10)
+        .unwrap_or("")
+        .to_string()
+}
 
 mod analysis;
 mod evidence;
@@ -74,12 +82,30 @@ pub fn WorkloadPage() -> impl IntoView {
     // The calibration set does not depend on the inputs: evaluated once, shared by the band
     // on the headline cards and the calibration tables.
     let points = StoredValue::new(engine::calibration::calibration());
-    // The band's error range depends on the chip alone: kept with the chip it was worked out
+    // The ranges' errors depend on the chip alone: kept with the chip they were worked out
     // for, and worked out again only when the chip changes.
-    let errors = StoredValue::new((String::new(), ((0.0, 0.0), String::new())));
-    // The serving range, by chip: its own held-out serving runs, or none.
-    let serve_errors = StoredValue::new((String::from("?"), None::<ServeRange>));
+    let errors = StoredValue::new(None::<(String, ChipErrors)>);
+    let today = StoredValue::new(today());
     let reports: Moved = StoredValue::new(Vec::new());
+    // The verdict on every price basis against the compared platform, after the cards paint.
+    let verdict = crate::defer::deferred(
+        move || (job.get(), report.get()),
+        move |(j, r)| {
+            let r = r.as_ref().ok()?;
+            let (other, or) = moved_to(reports, j, &j.compare_with)?;
+            let or = or.ok()?;
+            let v = engine::job::basis_verdicts(j, r, &other, &or);
+            let name =
+                |id: &str| system::find(id).map_or_else(|_| id.to_string(), |s| s.name.to_string());
+            engine::job::verdict_sentence(
+                &name(&j.system),
+                &name(&j.compare_with),
+                r.price.basis?,
+                &v,
+            )
+            .map(|s| (s, v.len()))
+        },
+    );
     // Worked out after the headline cards paint (see `crate::defer`).
     let step = crate::defer::deferred(
         move || (job.get(), report.get()),
@@ -136,34 +162,68 @@ pub fn WorkloadPage() -> impl IntoView {
                     let mem = r.train.memory;
                     let chip = engine::find(&chip_of(&j)).ok();
                     let id = chip_of(&j);
-                    if errors.with_value(|(c, _)| *c != id) {
-                        let e = engine::find(&id).map_or_else(
-                            |_| ((0.0, 0.0), String::new()),
-                            |c| points.with_value(|pts| engine::uncertainty::errors_for(pts, &c)),
-                        );
-                        errors.set_value((id.clone(), e));
-                    }
-                    if serve_errors.with_value(|(c, _)| *c != id) {
-                        let e = engine::find(&id).ok().and_then(|c| {
-                            points.with_value(|pts| engine::uncertainty::serving_errors_for(pts, &c))
+                    if errors.with_value(|e| e.as_ref().is_none_or(|(c, _)| *c != id)) {
+                        let e = engine::find(&id).ok().map(|c| {
+                            points.with_value(|pts| (
+                                engine::uncertainty::errors(pts, engine::calibration::Family::Training, &c),
+                                engine::uncertainty::errors(pts, engine::calibration::Family::Serving, &c),
+                            ))
                         });
-                        serve_errors.set_value((id.clone(), e));
+                        errors.set_value(e.map(|e| (id.clone(), e)));
                     }
-                    let serve_range = serve_errors.with_value(|(_, e)| e.clone());
-                    let serve_band = match (&r.infer, r.infer_usd_per_mtok, &serve_range) {
-                        (Some(i), Some(c), Some((e, _))) => Some(engine::uncertainty::serving_band(i.tokens_per_s_per_chip, c, *e)),
+                    let ranges = errors.with_value(|e| e.as_ref().map(|(_, (t, s))| {
+                        today.with_value(|d| engine::uncertainty::ranges_with(&j, &r, &id, (t, s), d))
+                    }));
+                    // A range, its evidence in data attributes, and in a few words what the
+                    // evidence lacks (the whole caveat is in the note below the cards).
+                    let band = |range: Option<&engine::uncertainty::Range>, id: &'static str, text: &dyn Fn(f64) -> String, unit: &'static str| {
+                        range.map(|g| {
+                            let e = &g.evidence;
+                            let warn = !e.same_chip || e.covers != "whole" || e.includes_price;
+                            view! {
+                                <span class="band" id=id data-low=g.low data-high=g.high data-points=e.points
+                                    data-same-chip=e.same_chip.to_string() data-includes-price=e.includes_price.to_string()
+                                    title=g.caveat.clone()>
+                                    {format!("{}–{}{unit}", text(g.low), text(g.high))}
+                                </span>
+                                {warn.then(|| view! { <span class="small-note block caveat">{g.brief.clone()}</span> })}
+                            }
+                        })
+                    };
+                    let money = |x: f64| format!("${}", sig(x, 3));
+                    let usd = |x: f64| if x >= 1e6 { format!("${}M", sig(x / 1e6, 3)) } else { format!("${}", thousands(x)) };
+                    let days = |x: f64| sig(x / 86_400.0, 3);
+                    let pct = |x: f64| sig(x * 100.0, 3);
+                    let count = |x: f64| thousands(x);
+                    let tps_band = band(ranges.as_ref().map(|g| &g.tokens_per_s), "tps-band", &count, " tokens/s");
+                    let mfu_band = band(ranges.as_ref().map(|g| &g.mfu), "mfu-band", &pct, "%");
+                    let time_band = band(ranges.as_ref().map(|g| &g.time_s), "time-band", &days, " days");
+                    let cost_band = band(ranges.as_ref().map(|g| &g.cost_usd), "cost-band", &usd, "");
+                    let mtok_band = band(ranges.as_ref().map(|g| &g.train_cost_per_mtok_usd), "mtok-band", &money, "");
+                    let serve_band = band(ranges.as_ref().and_then(|g| g.infer_tokens_per_s_per_chip.as_ref()), "serve-band", &count, " tok/s per chip");
+                    let serve_mtok_band = band(ranges.as_ref().and_then(|g| g.infer_cost_per_mtok_usd.as_ref()), "serve-mtok-band", &money, "");
+                    let age = today.with_value(|d| engine::tco::rates::months_between(r.price.as_of, d));
+                    let basis_line = match (r.price.basis, age) {
+                        (Some(_), Some(m)) => format!("{}, {m} month{} old", r.price.describe(), if m == 1 { "" } else { "s" }),
+                        _ => r.price.describe(),
+                    };
+                    let discount_note = (j.discount > 0.0 && !j.owned && j.usd_per_chip_hour.is_none()).then(|| format!(
+                        "A {}% discount on the published rate, applied alike to every platform priced on this page (the platforms table, the break-even and Compare).",
+                        sig(j.discount * 100.0, 3)
+                    ));
+                    let targets = format!("TTFT ≤ {} s, TPOT ≤ {} ms", sig(j.ttft_s, 3), sig(j.tpot_s * 1e3, 3));
+                    let meets_note = match (r.infer_meets_targets, &r.infer) {
+                        (Some(true), Some(i)) => Some((false, format!("The cheapest configuration meeting {targets}: {} chips a replica × {} sequences.", i.chips_needed, r.infer_batch))),
+                        (Some(false), Some(i)) => Some((true, format!("No configuration meets {targets}: shown at the job's own {} sequences on {} chips a replica.", r.infer_batch, i.chips_needed))),
                         _ => None,
                     };
-                    let serve_note = serve_range.as_ref().map_or_else(
-                        || "Serving: no held-out serving run on this chip is in the calibration set, so its serving figures carry no range.".to_string(),
-                        |(_, b)| format!("Serving range: {b}."),
-                    );
-                    let ((lo, hi), basis) = errors.with_value(|(_, e)| e.clone());
-                    let band = engine::uncertainty::band(&j, &r, (lo, hi), &basis);
+                    let range_text = |g: &engine::uncertainty::Range| g.caveat.clone();
                     let eff = chip.as_ref().map(|c| engine::job::efficiency(&j, c));
                     let band_note = format!(
-                        "Range: {}. The rate: {}{}. BF16 matmul efficiency {}%: {}.",
-                        band.basis,
+                        "Training ranges: {}. Serving ranges: {}.{} The rate: {}{}. BF16 matmul efficiency {}%: {}.",
+                        ranges.as_ref().map_or_else(String::new, |g| range_text(&g.cost_usd)),
+                        ranges.as_ref().and_then(|g| g.infer_cost_per_mtok_usd.as_ref()).map_or_else(|| String::from("none"), range_text),
+                        ranges.as_ref().and_then(|g| g.price.as_ref()).map_or_else(String::new, |p| format!(" The price: {}.", p.why)),
                         match rate.source {
                             engine::Source::Cited { citation } => format!("{}, {}", citation.title, citation.date),
                             other => other.to_string(),
@@ -171,33 +231,35 @@ pub fn WorkloadPage() -> impl IntoView {
                         if rate.note.is_empty() { String::new() } else { format!(" ({})", rate.note) },
                         eff.map_or_else(String::new, |e| sig(e.value * 100.0, 3)),
                         eff.map_or("", |e| if e.source.is_user() { "set by you" } else { e.note }),
-                    ) + " " + &serve_note;
+                    );
                     view! {
                         <div class="cards answer" id="job-cards">
                             <Card title="Tokens per second" id="tokens-per-s" value=r.train.tokens_per_s>
                                 <Derived text=thousands(r.train.tokens_per_s) formula=train_formula/>
+                                {tps_band}
                             </Card>
                             <Card title="MFU" id="mfu" value=r.train.mfu>
                                 <Derived text=format!("{}%", sig(r.train.mfu * 100.0, 3))
                                     formula="(6·N + 12·L·d·s) FLOP per token × tokens/s ÷ (chips × dense peak)".to_string()/>
-                                <span class="band" id="mfu-band" data-low=band.mfu.0 data-high=band.mfu.1>
-                                    {format!("{}–{}%", sig(band.mfu.0 * 100.0, 3), sig(band.mfu.1 * 100.0, 3))}
-                                </span>
+                                {mfu_band}
                             </Card>
                             <Card title="Time to train" id="time" value=r.time_s>
                                 <Derived text=format!("{} days", sig(r.time_s / 86400.0, 3))
                                     formula=format!("{:e} tokens ÷ {:.0} tokens/s", j.tokens, r.train.tokens_per_s)/>
+                                {time_band}
                             </Card>
                             <Card title="Cost of the run" id="cost" value=r.cost_usd>
                                 <Derived text=format!("${}", thousands(r.cost_usd))
                                     formula=format!("{} chip-hours × ${}/chip-hour", thousands(r.chip_hours), sig(rate.value, 4))/>
+                                {cost_band}
                             </Card>
                             <Card title="$ per chip-hour" id="rate" value=rate.value>
                                 <Fig text=format!("${}", sig(rate.value, 4)) source=rate.source estimate=rate.estimate note=rate.note/>
                                 <span class=if r.price.fell_back { "small-note block warn" } else { "small-note block" } id="price-basis"
                                     data-kind=r.price.kind data-as-of=r.price.as_of data-fell-back=r.price.fell_back.to_string()>
-                                    {r.price.describe()}
+                                    {basis_line}
                                 </span>
+                                {discount_note.map(|d| view! { <span class="small-note block" id="discount-note">{d}</span> })}
                                 {(j.owned && chip.as_ref().is_some_and(|c| c.vendor == "AWS")).then(|| view! {
                                     <span class="small-note block warn" id="owned-what-if">
                                         "A what-if: AWS sells Trainium only inside its own instances, so nobody outside AWS can own these chips."
@@ -207,32 +269,26 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Card title="Training $ per million tokens" id="train-mtok" value=r.train_usd_per_mtok>
                                 <Derived text=format!("${}", sig(r.train_usd_per_mtok, 4))
                                     formula="$/chip-hour × chips ÷ (tokens/s × 3600) × 10⁶".to_string()/>
-                                <span class="band" id="mtok-band" data-low=band.train_usd_per_mtok.0 data-high=band.train_usd_per_mtok.1>
-                                    {format!("${}–{}", sig(band.train_usd_per_mtok.0, 3), sig(band.train_usd_per_mtok.1, 3))}
-                                </span>
+                                {mtok_band}
                             </Card>
                             <Card title="Serving" id="serving" value=serving.as_ref().map_or(f64::NAN, |i| i.tokens_per_s)>
                                 {match serving {
                                     Some(i) => view! {
                                         <Derived text=format!("{} tok/s per chip · {} per cluster · {}/token", thousands(i.tokens_per_s_per_chip), thousands(i.tokens_per_s), i.latency_per_token)
                                             formula=format!("{} chips per replica × {} replicas; decode is {}-bound; prefill of a batch {}. {}", i.chips_needed, i.replicas, i.decode_bound, i.prefill, i.formula)/>
-                                        {serve_band.map(|[t, _]| view! {
-                                            <span class="band" id="serve-band" data-low=t.0 data-high=t.1>
-                                                {format!("{}–{} tok/s per chip", thousands(t.0), thousands(t.1))}
-                                            </span>
-                                        })}
+                                        {serve_band}
                                     }.into_any(),
                                     None => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
                                 }}
                             </Card>
-                            <Card title="Serving $ per million tokens" id="infer-mtok">
+                            <Card title="Serving $ per million tokens" id="infer-mtok" value=r.infer_usd_per_mtok.unwrap_or(f64::NAN)>
                                 {match (r.infer_usd_per_mtok, infer) {
                                     (Some(c), Some(i)) => view! {
                                         <Derived text=format!("${} · {} chips/replica", sig(c, 4), i.chips_needed) formula=i.formula.clone()/>
-                                        {serve_band.map(|[_, u]| view! {
-                                            <span class="band" id="serve-mtok-band" data-low=u.0 data-high=u.1>
-                                                {format!("${}–{}", sig(u.0, 3), sig(u.1, 3))}
-                                            </span>
+                                        {serve_mtok_band}
+                                        {meets_note.map(|(warn, t)| view! {
+                                            <span class=if warn { "small-note block warn" } else { "small-note block" } id="serve-targets"
+                                                data-meets=(!warn).to_string()>{t}</span>
                                         })}
                                     }.into_any(),
                                     _ => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
@@ -284,6 +340,9 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Tornado swings=swings/>
                         </div>
                         <p class="small-note" id="band-note">{band_note}</p>
+                        <p class="small-note" id="basis-verdict" class:updating=move || verdict.updating.get()>
+                            {move || verdict.value.get().flatten().map(|(s, _)| s)}
+                        </p>
                         <p class="small-note">{step_note}</p>
                         {(j.model_version < engine::job::MODEL_VERSION).then(|| view! {
                             <p class="notice" id="layout-model-note">

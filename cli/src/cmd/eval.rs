@@ -109,6 +109,7 @@ impl Evaluated {
             json!({
                 "train_cost_per_mtok_usd": range(&g.train_cost_per_mtok_usd),
                 "infer_cost_per_mtok_usd": g.infer_cost_per_mtok_usd.as_ref().map(range),
+                "infer_tokens_per_s_per_chip": g.infer_tokens_per_s_per_chip.as_ref().map(range),
                 "cost_usd": range(&g.cost_usd),
                 "time_s": range(&g.time_s),
                 "tokens_per_s": range(&g.tokens_per_s),

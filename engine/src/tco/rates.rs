@@ -317,7 +317,7 @@ use PriceKind::{Assumed, CapacityBlock, NeocloudList, OnDemand, Reserved1y, Rese
 
 /// Every rate. A chip's rates keep their order here: links name a chip's rate by its index
 /// among them (`wopt`), so new rates are added after a chip's old ones.
-const TABLE: [Rate; 55] = [
+const TABLE: [Rate; 57] = [
     // Trainium (trn1.32xlarge, 16 chips).
     rate("trn1", "AWS trn1.32xlarge", 16, 21.50, OnDemand, "us-east-1", "2026-06-25", &USAGE_AI, false, ""),
     rate("trn1", "AWS trn1.32xlarge", 16, 8.197, Reserved3y, "us-east-1", "2026-08-21", &N_TRN1PERF, false, "the RI-effective rate AWS prices its own Trn1 tables at"),
@@ -383,6 +383,9 @@ const TABLE: [Rate; 55] = [
     rate("tpu-v6e", "Google Cloud TPU v6e (Trillium)", 1, 2.70, OnDemand, "us-east5", "2026-08-01", &GOOGLE_TPU_PRICING, true, "the page's figure as quoted by notes that read it; not read here, but the same as the general-availability price of December 2024"),
     rate("mi300x", "Vultr MI300X", 1, 1.85, NeocloudList, "n/a", "2026-05-18", &MI300X_PROVIDERS, true, "a provider's own rate as a research note reports it; TensorWave $1.50 in the same note"),
     rate("mi300x", "Oracle OCI BM.GPU.MI300X.8", 8, 48.0, OnDemand, "n/a", "2026-05-18", &MI300X_PROVIDERS, true, "$6.00 per GPU-hour as a research note reports Oracle's list price (Azure's ND MI300X v5 the same)"),
+    // The assumptions of 2026: the nearest chip's July 2026 Capacity Block rate.
+    rate("trn3", "no published price: trn2.48xlarge's Capacity Block rate per chip", 16, 35.7608, Assumed, "n/a", CB_JULY, &AWS_CB_2026_07, true, "AWS sells Trn3 only as UltraServers and publishes no price; Trn2's July 2026 Capacity Block rate per chip is assumed"),
+    rate("gb300", "no published price: p6-b300's Capacity Block rate per GPU", 8, 112.32, Assumed, "n/a", CB_JULY, &AWS_CB_2026_07, true, "no GB300 NVL72 rental price was found; the HGX B300 instance's July 2026 Capacity Block rate per GPU is assumed"),
 ];
 
 static RATES: [Rate; TABLE.len()] = TABLE;
@@ -497,8 +500,9 @@ pub fn default_basis() -> Basis {
 
 /// The rate `chip` is priced at on `basis`, and whether it had to fall back. A chip with no
 /// rate on the basis takes what it was priced at then: its newest plannable rate dated no
-/// later than the basis; else the assumption that stands in for it, if one does; else its
-/// oldest plannable rate after the basis; else an assumption.
+/// later than the basis; else the assumption that stands in for it then (the newest dated no
+/// later than the basis, or its first), if one does; else its oldest plannable rate after the
+/// basis; else an assumption.
 #[must_use]
 pub fn rate_on(chip: &str, basis: Basis) -> (Rate, bool) {
     let own = rates_for(chip);
@@ -509,7 +513,11 @@ pub fn rate_on(chip: &str, basis: Basis) -> (Rate, bool) {
     let then = plannable()
         .filter(|r| r.as_of <= basis.as_of)
         .max_by(|a, b| a.as_of.cmp(b.as_of));
-    let assumed = own.iter().find(|r| r.kind == PriceKind::Assumed);
+    let assumptions = || own.iter().filter(|r| r.kind == PriceKind::Assumed);
+    let assumed = assumptions()
+        .filter(|r| r.as_of <= basis.as_of)
+        .max_by(|a, b| a.as_of.cmp(b.as_of))
+        .or_else(|| assumptions().next());
     let later = plannable().min_by(|a, b| a.as_of.cmp(b.as_of));
     let r = then
         .or(assumed)

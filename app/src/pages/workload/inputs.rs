@@ -136,7 +136,8 @@ pub(super) fn Inputs() -> impl IntoView {
                             .map(|b| {
                                 let id = b.id();
                                 let is_default = b == default;
-                                let text = if is_default { format!("{b} (default: the latest on which Trn2 and H100 both have one)") } else { b.to_string() };
+                                // The date first, so a narrow select still shows it.
+                                let text = format!("{} · {}{}", b.as_of, b.kind.label(), if is_default { " (default: the newest on which Trn2 and H100 both have a rate)" } else { "" });
                                 let id2 = id.clone();
                                 view! {
                                     <option value=id selected=move || sc.with(|s| s.job.price_basis.as_deref().map_or(is_default, |x| x == id2))>{text}</option>
