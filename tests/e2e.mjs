@@ -415,7 +415,7 @@ test('price basis: Trn2 and H100 priced alike by default; another basis is one c
   const row = (id) => page.locator(`#platforms-table tr[data-system="${id}"]`);
   await page.waitForSelector('#platforms-table tr[data-system="hgx-h100-8"]');
   assert.equal(await row('hgx-h100-8').getAttribute('data-price-as-of'), '2026-07');
-  assert.match(await row('gb300-nvl72').textContent(), /no published price/);
+  assert.match(await row('gb300-nvl72').textContent(), /no rate on the basis: assumed as of 2026-07/);
   // Choosing an older basis reprices H100 from $5.19 (July 2026 Capacity Block) to $6.88 and
   // Trn2, which has no on-demand rate on it, falls back with a warning.
   await page.selectOption('select[name=wsys]', 'hgx-h100-8');

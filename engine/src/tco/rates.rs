@@ -364,10 +364,11 @@ const TABLE: [Rate; 57] = [
     rate("trn1", "AWS trn1.32xlarge", 16, 9.532, CapacityBlock, "us-east-1", CB_JULY, &AWS_CB_2026_07, false, CB_TRN_NOTE),
     rate("h100-sxm", "AWS p5.48xlarge", 8, 31.464, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
     rate("h100-sxm", "AWS p5.48xlarge", 8, 41.528, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
-    rate("h200", "AWS p5e.48xlarge", 8, 39.799, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
-    rate("h200", "AWS p5e.48xlarge", 8, 47.76, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
+    // p5en first: the H200 preset is the p5en.48xlarge, so a basis prices it at p5en's rate.
     rate("h200", "AWS p5en.48xlarge", 8, 41.612, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
     rate("h200", "AWS p5en.48xlarge", 8, 54.92, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
+    rate("h200", "AWS p5e.48xlarge", 8, 39.799, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
+    rate("h200", "AWS p5e.48xlarge", 8, 47.76, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
     rate("b200", "AWS p6-b200.48xlarge", 8, 74.88, CapacityBlock, "us-east-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
     rate("b200", "AWS p6-b200.48xlarge", 8, 98.84, CapacityBlock, "us-east-2", CB_JULY, &AWS_CB_2026_07, false, CB_JULY_NOTE),
     rate("b300", "AWS p6-b300.48xlarge", 8, 93.60, CapacityBlock, "us-west-2", CB_MARCH, &AWS_CB_2026_03, false, CB_MARCH_NOTE),
