@@ -257,7 +257,12 @@ pub fn citations() -> Vec<&'static Citation> {
         &VLLM_NEURON_EAGLE_LLAMA,
         &VLLM_NEURON_EAGLE_GPTOSS,
         &NXDI_TRINITY,
-        &OPTIMUM_NEURON_LLAMA4
+        &OPTIMUM_NEURON_LLAMA4,
+        &moe::TRTLLM_PERF,
+        &moe::TRTLLM_PERF_V1,
+        &moe::MLPERF_INF51_MIXTRAL,
+        &moe::INFERENCEX_MI300X,
+        &moe::OPTIMUM_NEURON_BATCHED
     ]
 }
 
@@ -551,6 +556,7 @@ fn nemo_gpt3(variants: &'static [(u32, bool)]) -> TrainRun {
     }
 }
 
+mod moe;
 mod serving;
 mod training;
 
@@ -559,6 +565,7 @@ mod training;
 pub fn points() -> Vec<RunPoint> {
     let mut out = training::points();
     out.extend(serving::points());
+    out.extend(moe::points());
     out
 }
 
