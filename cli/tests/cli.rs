@@ -1561,3 +1561,53 @@ fn eval_carries_ranges_the_verdict_by_basis_and_one_serving_cost() {
     let (code, _, err) = run(&["eval", "--today", "26/11/2026", "--link", "?v=5"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// The kernel tables: every one sourced and counted, GEMMs measured on H100, H200 and B200
+/// and on AMD's chips, and a GEMM read from a table at one of its own points gives that point.
+#[test]
+fn kernel_data_lists_sourced_tables_and_reads_a_gemm() {
+    let v = json(&["kernel-data", "--json"]);
+    let tables = v["tables"].as_array().unwrap();
+    for t in tables {
+        assert!(t["points"].as_u64().is_some_and(|n| n >= 4), "{t}");
+        assert!(t["kernel_source"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://github.com/"));
+        assert!(!t["license"].as_str().unwrap().is_empty());
+    }
+    let gemm_on = |chip: &str| {
+        tables
+            .iter()
+            .any(|t| t["chip"] == chip && t["op"] == "gemm" && t["points"].as_u64() >= Some(4))
+    };
+    for chip in ["h100-sxm", "h200", "b200", "mi300x", "mi355x"] {
+        assert!(gemm_on(chip), "{chip}");
+    }
+    // aiconfigurator's H100 FP8 GEMM at M = 4,096, N = K = 8,192: 0.44660 ms.
+    let g = json(&[
+        "kernel-data",
+        "--chip",
+        "h100-sxm",
+        "--gemm",
+        "4096,8192,8192",
+        "--format",
+        "fp8",
+        "--json",
+    ]);
+    let t = g["gemm"]["time_s"].as_f64().unwrap();
+    assert!((t / 0.446_597_337_722_778_3e-3 - 1.0).abs() < 1e-9, "{t}");
+    let (code, _, err) = run(&[
+        "kernel-data",
+        "--chip",
+        "h100-sxm",
+        "--gemm",
+        "1,1,1",
+        "--format",
+        "nvfp4",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no nvfp4 GEMM table for h100-sxm"), "{err}");
+    let (code, _, err) = run(&["kernel-data", "--chip", "h100-sxm", "--gemm", "1,2"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -20,6 +20,7 @@ pub mod efficiency;
 pub mod formats;
 pub mod job;
 pub mod json;
+pub mod kerneldata;
 pub mod kernels;
 pub mod keys;
 pub mod learn;

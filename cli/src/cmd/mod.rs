@@ -12,6 +12,7 @@ mod compare;
 mod eval;
 mod infer;
 mod kernel;
+mod kernel_data;
 mod keys;
 mod learn;
 mod model;
@@ -66,6 +67,7 @@ pub enum Command {
     Sweep(sweep::Args),
     Scenario(scenario::Args),
     Kernel(kernel::Args),
+    KernelData(kernel_data::Args),
     Neuroncore(neuroncore::Args),
     Learn(learn::Args),
 }
@@ -103,6 +105,7 @@ impl Command {
             Command::Kernel(a) => exec(a),
             Command::Neuroncore(a) => exec(a),
             Command::Learn(a) => exec(a),
+            Command::KernelData(a) => exec(a),
         }
     }
 }

@@ -1,0 +1,342 @@
+//! Kernel tables: kernel timings measured on each chip and published (NVIDIA's aiconfigurator
+//! for TensorRT-LLM on H100 to GB300, AMD's AITER tuning results on MI300X- and MI355X-class
+//! GPUs), distilled into small tables kept as text in `engine/data/kernels/`, each with its
+//! source, commit, license and what was measured. A table is a few shapes of one kernel in
+//! one format on one chip; between its shapes a time is interpolated, and never past the
+//! chip's roofline. Every figure is as published; none is fitted to an end-to-end run.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::chip::Chip;
+use crate::dtype::Dtype;
+
+/// Every table's text, as committed.
+const TEXTS: [&str; FILES] = [
+    include_str!("../data/kernels/b200_attention-decode_bf16.csv"),
+    include_str!("../data/kernels/b200_attention-prefill_bf16.csv"),
+    include_str!("../data/kernels/b200_gemm_bf16.csv"),
+    include_str!("../data/kernels/b200_gemm_fp8.csv"),
+    include_str!("../data/kernels/b200_gemm_nvfp4.csv"),
+    include_str!("../data/kernels/b200_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/b200_grouped-gemm_mxfp4-w4a16.csv"),
+    include_str!("../data/kernels/b200_grouped-gemm_nvfp4.csv"),
+    include_str!("../data/kernels/b200_mla-decode_bf16.csv"),
+    include_str!("../data/kernels/b200_mla-prefill_bf16.csv"),
+    include_str!("../data/kernels/b300_attention-decode_bf16.csv"),
+    include_str!("../data/kernels/b300_attention-prefill_bf16.csv"),
+    include_str!("../data/kernels/b300_gemm_bf16.csv"),
+    include_str!("../data/kernels/b300_gemm_fp8.csv"),
+    include_str!("../data/kernels/b300_gemm_nvfp4.csv"),
+    include_str!("../data/kernels/b300_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/b300_grouped-gemm_mxfp4-w4a16.csv"),
+    include_str!("../data/kernels/b300_grouped-gemm_nvfp4.csv"),
+    include_str!("../data/kernels/b300_mla-decode_bf16.csv"),
+    include_str!("../data/kernels/b300_mla-prefill_bf16.csv"),
+    include_str!("../data/kernels/gb200_attention-decode_bf16.csv"),
+    include_str!("../data/kernels/gb200_attention-prefill_bf16.csv"),
+    include_str!("../data/kernels/gb200_gemm_bf16.csv"),
+    include_str!("../data/kernels/gb200_gemm_fp8.csv"),
+    include_str!("../data/kernels/gb200_gemm_nvfp4.csv"),
+    include_str!("../data/kernels/gb200_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/gb200_grouped-gemm_mxfp4-w4a16.csv"),
+    include_str!("../data/kernels/gb200_grouped-gemm_nvfp4.csv"),
+    include_str!("../data/kernels/gb200_mla-decode_bf16.csv"),
+    include_str!("../data/kernels/gb200_mla-prefill_bf16.csv"),
+    include_str!("../data/kernels/gb300_attention-decode_bf16.csv"),
+    include_str!("../data/kernels/gb300_attention-prefill_bf16.csv"),
+    include_str!("../data/kernels/gb300_gemm_bf16.csv"),
+    include_str!("../data/kernels/gb300_gemm_fp8.csv"),
+    include_str!("../data/kernels/gb300_gemm_nvfp4.csv"),
+    include_str!("../data/kernels/gb300_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/gb300_grouped-gemm_mxfp4-w4a16.csv"),
+    include_str!("../data/kernels/gb300_grouped-gemm_nvfp4.csv"),
+    include_str!("../data/kernels/gb300_mla-decode_bf16.csv"),
+    include_str!("../data/kernels/gb300_mla-prefill_bf16.csv"),
+    include_str!("../data/kernels/h100-sxm_attention-decode_bf16.csv"),
+    include_str!("../data/kernels/h100-sxm_attention-prefill_bf16.csv"),
+    include_str!("../data/kernels/h100-sxm_gemm_bf16.csv"),
+    include_str!("../data/kernels/h100-sxm_gemm_fp8.csv"),
+    include_str!("../data/kernels/h100-sxm_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/h100-sxm_grouped-gemm_mxfp4-w4a16.csv"),
+    include_str!("../data/kernels/h100-sxm_mla-decode_bf16.csv"),
+    include_str!("../data/kernels/h100-sxm_mla-prefill_bf16.csv"),
+    include_str!("../data/kernels/h200_attention-decode_bf16.csv"),
+    include_str!("../data/kernels/h200_attention-prefill_bf16.csv"),
+    include_str!("../data/kernels/h200_gemm_bf16.csv"),
+    include_str!("../data/kernels/h200_gemm_fp8.csv"),
+    include_str!("../data/kernels/h200_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/h200_grouped-gemm_mxfp4-w4a16.csv"),
+    include_str!("../data/kernels/h200_mla-decode_bf16.csv"),
+    include_str!("../data/kernels/h200_mla-prefill_bf16.csv"),
+    include_str!("../data/kernels/mi300x_gemm_fp8-block.csv"),
+    include_str!("../data/kernels/mi300x_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/mi355x_gemm_bf16.csv"),
+    include_str!("../data/kernels/mi355x_gemm_fp8-block.csv"),
+    include_str!("../data/kernels/mi355x_gemm_mxfp4.csv"),
+    include_str!("../data/kernels/mi355x_grouped-gemm_fp8-block.csv"),
+    include_str!("../data/kernels/mi355x_grouped-gemm_mxfp4-w4a16.csv"),
+];
+const FILES: usize = 63;
+
+/// What a table times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelOp {
+    /// A dense GEMM: `m` tokens × `k` → `n`.
+    Gemm,
+    /// A mixture-of-experts layer's grouped GEMMs on one rank: `tokens` into experts of
+    /// `hidden` → `inter` and back.
+    GroupedGemm,
+    /// Attention over a prompt (prefill) of `seq` tokens, `batch` prompts, `heads` heads.
+    AttentionPrefill,
+    /// One decode step's attention over a context of `seq` tokens for `batch` sequences.
+    AttentionDecode,
+    /// Latent attention (DeepSeek's MLA) over a prompt.
+    MlaPrefill,
+    /// Latent attention for one decode step.
+    MlaDecode,
+}
+
+impl KernelOp {
+    /// Every op, in the order tables list them.
+    pub const ALL: [KernelOp; 6] = [
+        KernelOp::Gemm,
+        KernelOp::GroupedGemm,
+        KernelOp::AttentionPrefill,
+        KernelOp::AttentionDecode,
+        KernelOp::MlaPrefill,
+        KernelOp::MlaDecode,
+    ];
+    /// Id as the tables and the CLI write it.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            KernelOp::Gemm => "gemm",
+            KernelOp::GroupedGemm => "grouped-gemm",
+            KernelOp::AttentionPrefill => "attention-prefill",
+            KernelOp::AttentionDecode => "attention-decode",
+            KernelOp::MlaPrefill => "mla-prefill",
+            KernelOp::MlaDecode => "mla-decode",
+        }
+    }
+    /// The op named `id`.
+    #[must_use]
+    pub fn parse(id: &str) -> Option<KernelOp> {
+        KernelOp::ALL.into_iter().find(|o| o.id() == id)
+    }
+}
+
+/// One table: measured times of one kernel in one format on one chip.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelTable {
+    /// Catalog chip id (an AMD table stands for its architecture's pair: MI300X and MI325X,
+    /// MI355X and MI350X).
+    pub chip: String,
+    /// What it times.
+    pub op: KernelOp,
+    /// The number format as its source names it (`bf16`, `fp8`, `nvfp4`, `fp8-block`,
+    /// `mxfp4`, `mxfp4-w4a16`).
+    pub format: String,
+    /// The shape held fixed (heads, experts, routing) in words.
+    pub shape: String,
+    /// What the three size columns are (`m,n,k`; `tokens,hidden,inter`; `batch,seq,heads`).
+    pub dims: [String; 3],
+    /// Where it is published, in words.
+    pub source: String,
+    /// The file it is read from, at its commit.
+    pub url: String,
+    /// Its license.
+    pub license: String,
+    /// When it was committed or measured.
+    pub date: String,
+    /// The measured points: three sizes and seconds.
+    pub points: Vec<[f64; 4]>,
+}
+
+/// A table that does not read, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableError(pub String);
+
+impl core::fmt::Display for TableError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl core::error::Error for TableError {}
+
+/// Reads one table's text: `# key: value` lines, then a header and rows of three sizes and
+/// seconds.
+///
+/// # Errors
+/// A missing key, an unknown op, or a row that is not four positive numbers.
+pub fn parse(text: &str) -> Result<KernelTable, TableError> {
+    let bad = |why: String| TableError(why);
+    let key = |k: &str| -> Result<String, TableError> {
+        text.lines()
+            .find_map(|l| l.strip_prefix("# ")?.strip_prefix(k)?.strip_prefix(": "))
+            .map(|v| v.trim().to_string())
+            .ok_or_else(|| bad(alloc::format!("no '# {k}:' line")))
+    };
+    let op = key("kernel")?;
+    let op = KernelOp::parse(&op).ok_or_else(|| bad(alloc::format!("unknown kernel '{op}'")))?;
+    let dims_line = key("dims")?;
+    let dims: Vec<String> = dims_line.split(',').map(|d| d.trim().to_string()).collect();
+    let [a, b, c] = <[String; 3]>::try_from(dims)
+        .map_err(|_| bad(alloc::format!("dims '{dims_line}' are not three")))?;
+    let mut points = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let v: Vec<f64> = line
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad(alloc::format!("row '{line}' is not numbers")))?;
+        match <[f64; 4]>::try_from(v) {
+            Ok(p) if p.iter().all(|x| x.is_finite() && *x > 0.0) => points.push(p),
+            _ => {
+                return Err(bad(alloc::format!(
+                    "row '{line}' is not four positive numbers"
+                )))
+            }
+        }
+    }
+    if points.is_empty() {
+        return Err(bad("no rows".into()));
+    }
+    Ok(KernelTable {
+        chip: key("chip")?,
+        op,
+        format: key("format")?,
+        shape: key("shape")?,
+        dims: [a, b, c],
+        source: key("source")?,
+        url: key("url")?,
+        license: key("license")?,
+        date: key("date")?,
+        points,
+    })
+}
+
+/// Every table, in file order.
+#[must_use]
+pub fn tables() -> Vec<KernelTable> {
+    TEXTS.iter().filter_map(|t| parse(t).ok()).collect()
+}
+
+/// The catalog format a table's format is timed against: NVFP4 and MXFP4 as FP4, FP8 with
+/// block scales as FP8; MXFP4 weights with BF16 activations compute in BF16.
+#[must_use]
+pub fn compute_dtype(format: &str) -> Option<Dtype> {
+    match format {
+        "bf16" | "mxfp4-w4a16" => Some(Dtype::Bf16),
+        "fp8" | "fp8-block" => Some(Dtype::Fp8),
+        "nvfp4" | "mxfp4" => Some(Dtype::Fp4),
+        _ => None,
+    }
+}
+
+/// Linear interpolation of `y` at `x` in log-log space between sorted `(x, y)` points; below
+/// the first point its `y`, above the last `y` scaled by `x` (the last point's rate held).
+fn loglog(points: &[(f64, f64)], x: f64) -> f64 {
+    let (first, last) = (points[0], points[points.len() - 1]);
+    if x <= first.0 {
+        return first.1;
+    }
+    if x >= last.0 {
+        return last.1 * x / last.0;
+    }
+    let i = points
+        .iter()
+        .position(|p| p.0 >= x)
+        .unwrap_or(points.len() - 1);
+    let (a, b) = (points[i - 1], points[i]);
+    let t = (libm::log(x) - libm::log(a.0)) / (libm::log(b.0) - libm::log(a.0));
+    libm::exp(libm::log(a.1) + t * (libm::log(b.1) - libm::log(a.1)))
+}
+
+impl KernelTable {
+    /// A GEMM's time from the table (a GEMM table only): along `m` on a measured (N, K) shape
+    /// (log-log; past the last M its rate held), and for another shape between the measured
+    /// ones by their weights' size `n × k` (the time per weight element, log-log), holding
+    /// the nearest shape's beyond them. At a measured point, its measured time.
+    #[must_use]
+    pub fn gemm_seconds(&self, m: f64, n: f64, k: f64) -> Option<f64> {
+        if self.op != KernelOp::Gemm || !(m >= 1.0 && n >= 1.0 && k >= 1.0) {
+            return None;
+        }
+        let mut shapes: Vec<(f64, f64)> = Vec::new();
+        for p in &self.points {
+            if !shapes.iter().any(|s| s.0 == p[1] && s.1 == p[2]) {
+                shapes.push((p[1], p[2]));
+            }
+        }
+        // A shape's time at `m`, along its measured M.
+        let on = |sn: f64, sk: f64| {
+            let mut along: Vec<(f64, f64)> = self
+                .points
+                .iter()
+                .filter(|p| p[1] == sn && p[2] == sk)
+                .map(|p| (p[0], p[3]))
+                .collect();
+            along.sort_by(|a, b| a.0.total_cmp(&b.0));
+            loglog(&along, m)
+        };
+        if shapes.contains(&(n, k)) {
+            return Some(on(n, k));
+        }
+        // Else the time per weight element at `m` on each shape, by the shape's weight size.
+        let mut per: Vec<(f64, f64)> = shapes
+            .iter()
+            .map(|&(sn, sk)| (sn * sk, on(sn, sk) / (sn * sk)))
+            .collect();
+        per.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Shapes of one weight size (8,192 × 16,384 both ways) average.
+        let mut merged: Vec<(f64, f64, f64)> = Vec::new();
+        for (w, u) in per {
+            match merged.last_mut() {
+                Some(last) if last.0 == w => {
+                    last.1 += u;
+                    last.2 += 1.0;
+                }
+                _ => merged.push((w, u, 1.0)),
+            }
+        }
+        let along: Vec<(f64, f64)> = merged.iter().map(|m| (m.0, m.1 / m.2)).collect();
+        let w = n * k;
+        let (first, last) = (along[0], along[along.len() - 1]);
+        let u = if w <= first.0 {
+            first.1
+        } else if w >= last.0 {
+            last.1
+        } else {
+            loglog(&along, w)
+        };
+        Some(u * w)
+    }
+}
+
+/// The roofline's floor for a GEMM on `chip` in `dtype`: its FLOPs at the dense peak, or its
+/// operands read and result written at the memory bandwidth, whichever is longer (operands
+/// of the format's width, the result in BF16).
+#[must_use]
+pub fn gemm_floor(chip: &Chip, dtype: Dtype, m: f64, n: f64, k: f64) -> Option<f64> {
+    let peak = chip.dense(dtype)?.get();
+    let width = f64::from(dtype.bits()) / 8.0;
+    let bytes = (m * k + k * n) * width + m * n * 2.0;
+    Some((2.0 * m * n * k / peak).max(bytes / chip.hbm_bandwidth.value.get()))
+}
+
+/// The time of a GEMM on `chip` from its table in `format`, never below the roofline's floor
+/// ([`gemm_floor`]); `None` where the chip has no such table.
+#[must_use]
+pub fn gemm_time(chip: &Chip, format: &str, m: f64, n: f64, k: f64) -> Option<(f64, KernelTable)> {
+    let table = tables()
+        .into_iter()
+        .find(|t| t.op == KernelOp::Gemm && t.chip == chip.id && t.format == format)?;
+    let t = table.gemm_seconds(m, n, k)?;
+    let floor = compute_dtype(format).and_then(|d| gemm_floor(chip, d, m, n, k));
+    Some((floor.map_or(t, |f| t.max(f)), table))
+}
+
+#[cfg(test)]
+mod tests;
