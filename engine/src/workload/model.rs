@@ -508,7 +508,55 @@ pub fn models() -> Vec<Model> {
         mixtral,
         dsv3,
     ]
+    .into_iter()
+    .chain(TODAYS.iter().filter_map(|(id, spec)| {
+        let mut m = Model::parse_spec(spec).ok()?;
+        m.id = (*id).into();
+        Some(m)
+    }))
+    .collect()
 }
+
+/// The models buyers serve today, as their Hugging Face configs give them (read into specs
+/// by [`Model::parse_spec`]): DeepSeek-R1 with its latent attention (the `deepseek-v3`
+/// preset above keeps the multi-head approximation links made with it rely on), gpt-oss
+/// with its 128-token windows on every other layer, Qwen3's mixtures of experts, Llama 4
+/// with its shared expert, its dense layers between MoE layers (Maverick) and its 8,192-token
+/// attention chunks on three layers in four, and Kimi K2.
+const TODAYS: [(&str, &str); 8] = [
+    (
+        "deepseek-r1",
+        "m:l61,d7168,h128,kv128,f18432,v129280,s163840,e256,k8,sh1,ef2048,dl3,mla1536.512.128.64.128,n:DeepSeek-R1",
+    ),
+    (
+        "gpt-oss-120b",
+        "m:l36,d2880,h64,kv8,f2880,v201088,s131072,e128,k4,ef2880,hd64,wl18,w128,n:gpt-oss-120b",
+    ),
+    (
+        "gpt-oss-20b",
+        "m:l24,d2880,h64,kv8,f2880,v201088,s131072,e32,k4,ef2880,hd64,wl12,w128,n:gpt-oss-20b",
+    ),
+    (
+        "qwen3-30b-a3b",
+        "m:l48,d2048,h32,kv4,f6144,v151936,s40960,e128,k8,ef768,hd128,n:Qwen3-30B-A3B",
+    ),
+    (
+        "qwen3-235b-a22b",
+        "m:l94,d4096,h64,kv4,f12288,v151936,s40960,e128,k8,ef1536,hd128,n:Qwen3-235B-A22B",
+    ),
+    (
+        "llama4-scout",
+        "m:l48,d5120,h40,kv8,f16384,v202048,s262144,e16,k1,sh1,ef8192,hd128,wl36,w8192,ck1,n:Llama 4 Scout",
+    ),
+    (
+        "llama4-maverick",
+        "m:l48,d5120,h40,kv8,f16384,v202048,s262144,e128,k1,sh1,ef8192,dl24,hd128,wl36,w8192,ck1,n:Llama 4 Maverick",
+    ),
+    (
+        "kimi-k2",
+        "m:l61,d7168,h64,kv64,f18432,v163840,s131072,e384,k8,sh1,ef2048,dl1,mla1536.512.128.64.128,n:Kimi K2",
+    ),
+];
 
 /// The model with this id.
 ///
@@ -536,6 +584,38 @@ mod tests {
             "m:l36,d2880,h64,kv8,f2880,v201088,s8192,e128,k4,ef2880,hd64{w},n:gpt-oss-120b"
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn todays_models_hold_their_published_parameters() {
+        // Total and active parameters as each model card states them: DeepSeek-R1 671 B and
+        // 37 B (deepseek-ai/DeepSeek-R1); gpt-oss-120b 116.8 B and 5.1 B, gpt-oss-20b 20.9 B and
+        // 3.6 B (openai/gpt-oss model card, Table 1); Qwen3-30B-A3B 30.5 B and 3.3 B,
+        // Qwen3-235B-A22B 235 B and 22 B (Qwen/Qwen3 model cards); Llama 4 Scout 109 B and
+        // 17 B, Maverick 400 B and 17 B (meta-llama model cards); Kimi K2 1.04 T and 32 B
+        // (moonshotai/Kimi-K2-Instruct). Within 3% total and 10% active: norms, routers
+        // and biases are counted differently from card to card.
+        for (id, total, active) in [
+            ("deepseek-r1", 671e9, 37e9),
+            ("gpt-oss-120b", 116.8e9, 5.1e9),
+            ("gpt-oss-20b", 20.9e9, 3.6e9),
+            ("qwen3-30b-a3b", 30.5e9, 3.3e9),
+            ("qwen3-235b-a22b", 235e9, 22e9),
+            ("llama4-scout", 109e9, 17e9),
+            ("llama4-maverick", 400e9, 17e9),
+            ("kimi-k2", 1.04e12, 32e9),
+        ] {
+            let m = find_model(id).unwrap();
+            let t = m.params_total() / total - 1.0;
+            let a = m.params_active() / active - 1.0;
+            assert!(
+                t.abs() < 0.03 && a.abs() < 0.10,
+                "{id}: total {t:+.3}, active {a:+.3}"
+            );
+        }
+        // Latent attention keeps 576 values a layer a token, not 2 × 128 heads × 128.
+        let r1 = find_model("deepseek-r1").unwrap();
+        assert_eq!(r1.kv_bytes_per_token(Dtype::Bf16), 61.0 * 576.0 * 2.0);
     }
 
     #[test]
