@@ -46,6 +46,9 @@ pub struct Evidence {
     pub covers: &'static str,
     /// How near the runs are to the job's chip.
     pub scope: Scope,
+    /// Runs of the family on the job's own chip that the model departs from (outside their
+    /// bound, so in no range): how many, and the largest speed error among them.
+    pub departing: (usize, f64),
 }
 
 /// The model's error (model ÷ measured − 1, as a speed: above zero the model runs fast) over
@@ -228,6 +231,32 @@ pub fn errors(points: &[RunPoint], family: Family, chip: &Chip) -> Errors {
     } else if covers == Phase::Prefill.id() {
         caveat.push_str("; only prefill (time to first token) was measured");
     }
+    // What the range leaves out: the chip's own runs the model departs from, said beside it
+    // (chosen by role, like the range).
+    let off: Vec<f64> = points
+        .iter()
+        .filter(|p| p.family == family && p.role == crate::calibration::Role::Departs)
+        .filter(|p| chip_of(p).is_some_and(|c| c.id == chip.id))
+        .filter_map(RunPoint::speed_error)
+        .collect();
+    let worst = off
+        .iter()
+        .copied()
+        .fold(0.0_f64, |w, e| if e.abs() > w.abs() { e } else { w });
+    if !off.is_empty() {
+        let pct = format!("{:+.0}%", worst * 100.0).replacen('-', "−", 1);
+        let runs = format!(
+            "{} {} run{}",
+            off.len(),
+            chip.name,
+            if off.len() == 1 { "" } else { "s" }
+        );
+        caveat.push_str(&format!(
+            "; the model departs from {runs} of {what} beyond their bound (up to {pct}), which no range includes"
+        ));
+        let verb = if off.len() == 1 { "departs" } else { "depart" };
+        brief.push_str(&format!("; {runs} {verb} (up to {pct})"));
+    }
     Errors {
         span: (lo, hi),
         evidence: Evidence {
@@ -237,6 +266,7 @@ pub fn errors(points: &[RunPoint], family: Family, chip: &Chip) -> Errors {
             includes_price: false,
             covers,
             scope,
+            departing: (off.len(), worst),
         },
         caveat,
         brief,
@@ -464,6 +494,22 @@ mod tests {
         assert_eq!(
             errors(&whole, Family::Serving, &trn2).evidence.covers,
             "whole"
+        );
+        // The chip's departing runs are named beside the range, never in it.
+        let mut off = point(Family::Serving, "trn2-16", Phase::Whole, 4.5);
+        off.role = Role::Departs;
+        let with = errors(
+            &[pts[0].clone(), pts[1].clone(), off],
+            Family::Serving,
+            &trn2,
+        );
+        assert_eq!(with.span, e.span);
+        assert_eq!(with.evidence.departing, (1, 4.5));
+        assert!(
+            with.brief
+                .ends_with("1 Trainium2 run departs (up to +450%)"),
+            "{}",
+            with.brief
         );
     }
 

@@ -102,6 +102,10 @@ impl Evaluated {
                     "same_chip": x.evidence.same_chip,
                     "includes_price": x.evidence.includes_price,
                     "covers": x.evidence.covers,
+                    "departing": {
+                        "runs": x.evidence.departing.0,
+                        "worst_speed_error": x.evidence.departing.1,
+                    },
                 },
             })
         };
