@@ -211,10 +211,11 @@ pub fn WorkloadPage() -> impl IntoView {
                         "A {}% discount on the published rate, applied alike to every platform priced on this page (the platforms table, the break-even and Compare).",
                         sig(j.discount * 100.0, 3)
                     ));
+                    let chips = |n: u32| format!("{n} chip{}", if n == 1 { "" } else { "s" });
                     let targets = format!("TTFT ≤ {} s, TPOT ≤ {} ms", sig(j.ttft_s, 3), sig(j.tpot_s * 1e3, 3));
                     let meets_note = match (r.infer_meets_targets, &r.infer) {
-                        (Some(true), Some(i)) => Some((false, format!("The cheapest configuration meeting {targets}: {} chips a replica × {} sequences.", i.chips_needed, r.infer_batch))),
-                        (Some(false), Some(i)) => Some((true, format!("No configuration meets {targets}: shown at the job's own {} sequences on {} chips a replica.", r.infer_batch, i.chips_needed))),
+                        (Some(true), Some(i)) => Some((false, format!("The cheapest configuration meeting {targets}: {} a replica × {} sequences.", chips(i.chips_needed), r.infer_batch))),
+                        (Some(false), Some(i)) => Some((true, format!("No configuration meets {targets}: shown at the job's own {} sequences on {} a replica.", r.infer_batch, chips(i.chips_needed)))),
                         _ => None,
                     };
                     let range_text = |g: &engine::uncertainty::Range| g.caveat.clone();
