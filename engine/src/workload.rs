@@ -5,7 +5,6 @@
 //! (N = active non-embedding parameters plus the output head) and 12·L·d·s for attention.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::fmt;
 
 use crate::units::Bytes;
@@ -31,7 +30,7 @@ mod search;
 mod serve;
 mod train;
 
-pub use model::{find_model, models, Mla, Model};
+pub use model::{check_model, find_model, models, Mla, Model, MODEL_IDS};
 pub use search::{best_layout, LayoutSearch};
 pub use serve::{
     infer, tokens_per_step, Compiled, DecodeParts, InferConfig, InferReport, PrefillParts,
@@ -72,11 +71,7 @@ impl fmt::Display for WorkloadError {
             Self::UnknownModel(s) => write!(
                 f,
                 "unknown model '{s}' (valid: {})",
-                models()
-                    .iter()
-                    .map(|m| m.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                model::MODEL_IDS.join(", ")
             ),
             Self::BadLayout(s) => write!(f, "invalid parallel layout: {s}"),
             Self::DoesNotFit {

@@ -384,7 +384,7 @@ impl Scenario {
                     Ok(_) => s.job.system = v.clone(),
                     Err(e) => note("wsys", format!("{e}; using {}", s.job.system)),
                 },
-                "wmodel" => match crate::workload::find_model(v) {
+                "wmodel" => match crate::workload::check_model(v) {
                     Ok(_) => s.job.model = v.clone(),
                     Err(e) => note("wmodel", format!("{e}; using {}", s.job.model)),
                 },

@@ -416,6 +416,59 @@ const BASES_OF: [(&str, Basis); TABLE.len()] = {
     out
 };
 
+/// Whether two bases are one (in a `const` context).
+const fn same_basis(a: Basis, b: Basis) -> bool {
+    let (x, y) = (a.as_of.as_bytes(), b.as_of.as_bytes());
+    if a.kind as u8 != b.kind as u8 || x.len() != y.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < x.len() {
+        if x[i] != y[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// How many distinct bases the rates stand on.
+const DISTINCT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < TABLE.len() {
+        let mut j = 0;
+        while j < i && !same_basis(BASES_OF[j].1, BASES_OF[i].1) {
+            j += 1;
+        }
+        if j == i {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Each distinct basis once, in the table's order, worked out when the engine is compiled:
+/// all a link's basis is checked against, so the first page carries neither the rates nor
+/// one entry per rate.
+const DISTINCT_BASES: [Basis; DISTINCT] = {
+    let mut out = [BASES_OF[0].1; DISTINCT];
+    let (mut n, mut i) = (0, 0);
+    while i < TABLE.len() {
+        let mut j = 0;
+        while j < n && !same_basis(out[j], BASES_OF[i].1) {
+            j += 1;
+        }
+        if j == n {
+            out[n] = BASES_OF[i].1;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
 /// Every rate, chip by chip.
 #[must_use]
 pub fn rates() -> &'static [Rate] {
@@ -454,11 +507,9 @@ pub fn bases() -> Vec<Basis> {
     };
     // Each new basis goes in its place (a handful: no general sort in the first page's code).
     let mut out: Vec<Basis> = Vec::new();
-    for (_, b) in &BASES_OF {
-        if !out.contains(b) {
-            let at = out.iter().position(|o| before(b, o)).unwrap_or(out.len());
-            out.insert(at, *b);
-        }
+    for b in &DISTINCT_BASES {
+        let at = out.iter().position(|o| before(b, o)).unwrap_or(out.len());
+        out.insert(at, *b);
     }
     out
 }

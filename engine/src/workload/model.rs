@@ -509,12 +509,51 @@ pub fn models() -> Vec<Model> {
         dsv3,
     ]
     .into_iter()
-    .chain(TODAYS.iter().filter_map(|(id, spec)| {
-        let mut m = Model::parse_spec(spec).ok()?;
-        m.id = (*id).into();
-        Some(m)
-    }))
+    .chain(
+        MODEL_IDS[MODEL_IDS.len() - TODAYS.len()..]
+            .iter()
+            .zip(TODAYS)
+            .filter_map(|(id, spec)| {
+                let mut m = Model::parse_spec(spec).ok()?;
+                m.id = (*id).into();
+                Some(m)
+            }),
+    )
     .collect()
+}
+
+/// Every preset's id in the order [`models`] lists them (the last are [`TODAYS`]'s): what a
+/// link's model is checked against without building the presets or carrying their specs.
+pub const MODEL_IDS: [&str; 15] = [
+    "llama3-8b",
+    "llama3-70b",
+    "llama2-70b",
+    "llama3-405b",
+    "gpt3-175b",
+    "mixtral-8x7b",
+    "deepseek-v3",
+    "deepseek-r1",
+    "gpt-oss-120b",
+    "gpt-oss-20b",
+    "qwen3-30b-a3b",
+    "qwen3-235b-a22b",
+    "llama4-scout",
+    "llama4-maverick",
+    "kimi-k2",
+];
+
+/// Whether `id` names a model: a preset's id, or a spec that reads.
+///
+/// # Errors
+/// [`WorkloadError::UnknownModel`], or what is wrong with the spec.
+pub fn check_model(id: &str) -> Result<(), WorkloadError> {
+    if id.starts_with(super::custom::PREFIX) {
+        Model::parse_spec(id).map(drop)
+    } else if MODEL_IDS.contains(&id) {
+        Ok(())
+    } else {
+        Err(WorkloadError::UnknownModel(id.into()))
+    }
 }
 
 /// The models buyers serve today, as their Hugging Face configs give them (read into specs
@@ -522,40 +561,16 @@ pub fn models() -> Vec<Model> {
 /// preset above keeps the multi-head approximation links made with it rely on), gpt-oss
 /// with its 128-token windows on every other layer, Qwen3's mixtures of experts, Llama 4
 /// with its shared expert, its dense layers between MoE layers (Maverick) and its 8,192-token
-/// attention chunks on three layers in four, and Kimi K2.
-const TODAYS: [(&str, &str); 8] = [
-    (
-        "deepseek-r1",
-        "m:l61,d7168,h128,kv128,f18432,v129280,s163840,e256,k8,sh1,ef2048,dl3,mla1536.512.128.64.128,n:DeepSeek-R1",
-    ),
-    (
-        "gpt-oss-120b",
-        "m:l36,d2880,h64,kv8,f2880,v201088,s131072,e128,k4,ef2880,hd64,wl18,w128,n:gpt-oss-120b",
-    ),
-    (
-        "gpt-oss-20b",
-        "m:l24,d2880,h64,kv8,f2880,v201088,s131072,e32,k4,ef2880,hd64,wl12,w128,n:gpt-oss-20b",
-    ),
-    (
-        "qwen3-30b-a3b",
-        "m:l48,d2048,h32,kv4,f6144,v151936,s40960,e128,k8,ef768,hd128,n:Qwen3-30B-A3B",
-    ),
-    (
-        "qwen3-235b-a22b",
-        "m:l94,d4096,h64,kv4,f12288,v151936,s40960,e128,k8,ef1536,hd128,n:Qwen3-235B-A22B",
-    ),
-    (
-        "llama4-scout",
-        "m:l48,d5120,h40,kv8,f16384,v202048,s262144,e16,k1,sh1,ef8192,hd128,wl36,w8192,ck1,n:Llama 4 Scout",
-    ),
-    (
-        "llama4-maverick",
-        "m:l48,d5120,h40,kv8,f16384,v202048,s262144,e128,k1,sh1,ef8192,dl24,hd128,wl36,w8192,ck1,n:Llama 4 Maverick",
-    ),
-    (
-        "kimi-k2",
-        "m:l61,d7168,h64,kv64,f18432,v163840,s131072,e384,k8,sh1,ef2048,dl1,mla1536.512.128.64.128,n:Kimi K2",
-    ),
+/// attention chunks on three layers in four, and Kimi K2; their ids close [`MODEL_IDS`].
+const TODAYS: [&str; 8] = [
+    "m:l61,d7168,h128,kv128,f18432,v129280,s163840,e256,k8,sh1,ef2048,dl3,mla1536.512.128.64.128,n:DeepSeek-R1",
+    "m:l36,d2880,h64,kv8,f2880,v201088,s131072,e128,k4,ef2880,hd64,wl18,w128,n:gpt-oss-120b",
+    "m:l24,d2880,h64,kv8,f2880,v201088,s131072,e32,k4,ef2880,hd64,wl12,w128,n:gpt-oss-20b",
+    "m:l48,d2048,h32,kv4,f6144,v151936,s40960,e128,k8,ef768,hd128,n:Qwen3-30B-A3B",
+    "m:l94,d4096,h64,kv4,f12288,v151936,s40960,e128,k8,ef1536,hd128,n:Qwen3-235B-A22B",
+    "m:l48,d5120,h40,kv8,f16384,v202048,s262144,e16,k1,sh1,ef8192,hd128,wl36,w8192,ck1,n:Llama 4 Scout",
+    "m:l48,d5120,h40,kv8,f16384,v202048,s262144,e128,k1,sh1,ef8192,dl24,hd128,wl36,w8192,ck1,n:Llama 4 Maverick",
+    "m:l61,d7168,h64,kv64,f18432,v163840,s131072,e384,k8,sh1,ef2048,dl1,mla1536.512.128.64.128,n:Kimi K2",
 ];
 
 /// The model with this id.
@@ -584,6 +599,17 @@ mod tests {
             "m:l36,d2880,h64,kv8,f2880,v201088,s8192,e128,k4,ef2880,hd64{w},n:gpt-oss-120b"
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn the_id_list_is_the_presets_ids() {
+        let ids: Vec<String> = models().into_iter().map(|m| m.id).collect();
+        assert_eq!(ids, MODEL_IDS);
+        for id in MODEL_IDS {
+            assert!(check_model(id).is_ok());
+        }
+        assert!(check_model("gpt-5").is_err());
+        assert!(check_model("m:l2").is_err());
     }
 
     #[test]
