@@ -522,7 +522,7 @@ pub fn models() -> Vec<Model> {
     .collect()
 }
 
-/// Every preset's id in the order [`models`] lists them (the last are [`TODAYS`]'s): what a
+/// Every preset's id in the order [`models`] lists them (today's models last): what a
 /// link's model is checked against without building the presets or carrying their specs.
 pub const MODEL_IDS: [&str; 15] = [
     "llama3-8b",
