@@ -172,6 +172,14 @@ pub struct ServingArgs {
     #[arg(long, value_name = "H", default_value_t = 0.0, allow_hyphen_values = true,
           value_parser = parse::rate())]
     pub prefix_hit: f64,
+    /// Attention data-parallel degree: the replica's sequences split over this many groups
+    /// of chips, each running attention tensor-parallel (default: the serving search's)
+    #[arg(long, value_name = "D", allow_hyphen_values = true, value_parser = parse::keyed("wadp"))]
+    pub attn_dp: Option<u32>,
+    /// Serving expert-parallel degree: a mixture of experts' experts split over this many
+    /// groups of chips (default: the serving search's, or every chip of the replica)
+    #[arg(long, value_name = "E", allow_hyphen_values = true, value_parser = parse::keyed("wep"))]
+    pub ep: Option<u32>,
 }
 
 /// Drafted tokens: from 0 to the engine's limit.
@@ -194,6 +202,8 @@ impl ServingArgs {
             draft_tokens: self.draft,
             acceptance: self.acceptance,
             prefix_hit: self.prefix_hit,
+            attn_dp: self.attn_dp,
+            ep: self.ep,
             ..cfg
         }
     }

@@ -492,8 +492,10 @@ fn train_and_infer_report_throughput_and_cost() {
         v["chips_needed"].as_f64().unwrap(),
         2.0 * f4["chips_needed"].as_f64().unwrap()
     );
+    // Half the chips, but FP4's measured kernels do not run twice FP8's: cheaper, by less
+    // than half.
     assert!(
-        f4["cost_per_mtok_usd"].as_f64().unwrap() < 0.6 * v["cost_per_mtok_usd"].as_f64().unwrap()
+        f4["cost_per_mtok_usd"].as_f64().unwrap() < 0.7 * v["cost_per_mtok_usd"].as_f64().unwrap()
     );
 }
 

@@ -113,7 +113,13 @@ pub struct Job {
     /// Mixtures of experts: tokens the busiest expert-parallel rank receives over the mean
     /// (`None`: 1, balanced, as Megatron's published benchmarks force routing).
     pub expert_imbalance: Option<f64>,
-    /// The model version: 6 (today's) serves at the cheapest configuration (chips per
+    /// Serving: the attention data-parallel degree (`None`: the serving search chooses).
+    pub attn_dp: Option<u32>,
+    /// Serving: the expert-parallel degree (`None`: the serving search chooses).
+    pub ep: Option<u32>,
+    /// The model version: 7 (today's) times a mixture of experts' serving steps, and FP4's,
+    /// operation by operation from the chips' kernel tables, with attention data-parallel and
+    /// wide expert-parallel layouts in the serving search; 6 serves at the cheapest configuration (chips per
     /// replica and sequences) that meets the job's TTFT and TPOT targets, the one figure every
     /// page quotes, where 5 served the job's own batch on the fewest chips; 5 makes a prefill pay its tensor-parallel all-reduces
     /// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles
@@ -198,6 +204,8 @@ impl Default for Job {
             repair_h: None,
             restart_min: None,
             expert_imbalance: None,
+            attn_dp: None,
+            ep: None,
             ckpt_bytes_per_s: None,
             sim_rate: 2.0,
             sim_traffic: "poisson".into(),
@@ -672,6 +680,8 @@ fn serve(
         Some(p) => {
             let cfg = InferConfig {
                 tp: Some(p.tp),
+                attn_dp: Some(p.attn_dp),
+                ep: Some(p.ep),
                 ..infer_config(job, chip, model.clone(), p.batch)
             };
             match workload::infer(cluster, chip, &cfg) {
@@ -695,6 +705,9 @@ pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u3
         acceptance: job.acceptance,
         prefix_hit: job.prefix_hit,
         expert_parallel: job.model_version >= 3,
+        op_graph: job.model_version >= 7,
+        attn_dp: job.attn_dp,
+        ep: job.ep,
         // Links made before model version 4 keep their serving model.
         prefill_overheads: job.model_version >= 5,
         static_shapes: job.model_version >= 5,

@@ -11,72 +11,77 @@ use alloc::vec::Vec;
 use crate::chip::Chip;
 use crate::dtype::Dtype;
 
-/// Every table's text, as committed.
-const TEXTS: [&str; FILES] = [
-    include_str!("../data/kernels/b200_attention-decode_bf16.csv"),
-    include_str!("../data/kernels/b200_attention-prefill_bf16.csv"),
-    include_str!("../data/kernels/b200_gemm_bf16.csv"),
-    include_str!("../data/kernels/b200_gemm_fp8.csv"),
-    include_str!("../data/kernels/b200_gemm_nvfp4.csv"),
-    include_str!("../data/kernels/b200_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/b200_grouped-gemm_mxfp4-w4a16.csv"),
-    include_str!("../data/kernels/b200_grouped-gemm_nvfp4.csv"),
-    include_str!("../data/kernels/b200_mla-decode_bf16.csv"),
-    include_str!("../data/kernels/b200_mla-prefill_bf16.csv"),
-    include_str!("../data/kernels/b300_attention-decode_bf16.csv"),
-    include_str!("../data/kernels/b300_attention-prefill_bf16.csv"),
-    include_str!("../data/kernels/b300_gemm_bf16.csv"),
-    include_str!("../data/kernels/b300_gemm_fp8.csv"),
-    include_str!("../data/kernels/b300_gemm_nvfp4.csv"),
-    include_str!("../data/kernels/b300_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/b300_grouped-gemm_mxfp4-w4a16.csv"),
-    include_str!("../data/kernels/b300_grouped-gemm_nvfp4.csv"),
-    include_str!("../data/kernels/b300_mla-decode_bf16.csv"),
-    include_str!("../data/kernels/b300_mla-prefill_bf16.csv"),
-    include_str!("../data/kernels/gb200_attention-decode_bf16.csv"),
-    include_str!("../data/kernels/gb200_attention-prefill_bf16.csv"),
-    include_str!("../data/kernels/gb200_gemm_bf16.csv"),
-    include_str!("../data/kernels/gb200_gemm_fp8.csv"),
-    include_str!("../data/kernels/gb200_gemm_nvfp4.csv"),
-    include_str!("../data/kernels/gb200_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/gb200_grouped-gemm_mxfp4-w4a16.csv"),
-    include_str!("../data/kernels/gb200_grouped-gemm_nvfp4.csv"),
-    include_str!("../data/kernels/gb200_mla-decode_bf16.csv"),
-    include_str!("../data/kernels/gb200_mla-prefill_bf16.csv"),
-    include_str!("../data/kernels/gb300_attention-decode_bf16.csv"),
-    include_str!("../data/kernels/gb300_attention-prefill_bf16.csv"),
-    include_str!("../data/kernels/gb300_gemm_bf16.csv"),
-    include_str!("../data/kernels/gb300_gemm_fp8.csv"),
-    include_str!("../data/kernels/gb300_gemm_nvfp4.csv"),
-    include_str!("../data/kernels/gb300_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/gb300_grouped-gemm_mxfp4-w4a16.csv"),
-    include_str!("../data/kernels/gb300_grouped-gemm_nvfp4.csv"),
-    include_str!("../data/kernels/gb300_mla-decode_bf16.csv"),
-    include_str!("../data/kernels/gb300_mla-prefill_bf16.csv"),
-    include_str!("../data/kernels/h100-sxm_attention-decode_bf16.csv"),
-    include_str!("../data/kernels/h100-sxm_attention-prefill_bf16.csv"),
-    include_str!("../data/kernels/h100-sxm_gemm_bf16.csv"),
-    include_str!("../data/kernels/h100-sxm_gemm_fp8.csv"),
-    include_str!("../data/kernels/h100-sxm_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/h100-sxm_grouped-gemm_mxfp4-w4a16.csv"),
-    include_str!("../data/kernels/h100-sxm_mla-decode_bf16.csv"),
-    include_str!("../data/kernels/h100-sxm_mla-prefill_bf16.csv"),
-    include_str!("../data/kernels/h200_attention-decode_bf16.csv"),
-    include_str!("../data/kernels/h200_attention-prefill_bf16.csv"),
-    include_str!("../data/kernels/h200_gemm_bf16.csv"),
-    include_str!("../data/kernels/h200_gemm_fp8.csv"),
-    include_str!("../data/kernels/h200_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/h200_grouped-gemm_mxfp4-w4a16.csv"),
-    include_str!("../data/kernels/h200_mla-decode_bf16.csv"),
-    include_str!("../data/kernels/h200_mla-prefill_bf16.csv"),
-    include_str!("../data/kernels/mi300x_gemm_fp8-block.csv"),
-    include_str!("../data/kernels/mi300x_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/mi355x_gemm_bf16.csv"),
-    include_str!("../data/kernels/mi355x_gemm_fp8-block.csv"),
-    include_str!("../data/kernels/mi355x_gemm_mxfp4.csv"),
-    include_str!("../data/kernels/mi355x_grouped-gemm_fp8-block.csv"),
-    include_str!("../data/kernels/mi355x_grouped-gemm_mxfp4-w4a16.csv"),
-];
+/// Every table by its file's name (`chip_op_format`) and text, as committed.
+macro_rules! tables {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../data/kernels/", $name, ".csv")))),*]
+    };
+}
+const TEXTS: [(&str, &str); FILES] = tables!(
+    "b200_attention-decode_bf16",
+    "b200_attention-prefill_bf16",
+    "b200_gemm_bf16",
+    "b200_gemm_fp8",
+    "b200_gemm_nvfp4",
+    "b200_grouped-gemm_fp8-block",
+    "b200_grouped-gemm_mxfp4-w4a16",
+    "b200_grouped-gemm_nvfp4",
+    "b200_mla-decode_bf16",
+    "b200_mla-prefill_bf16",
+    "b300_attention-decode_bf16",
+    "b300_attention-prefill_bf16",
+    "b300_gemm_bf16",
+    "b300_gemm_fp8",
+    "b300_gemm_nvfp4",
+    "b300_grouped-gemm_fp8-block",
+    "b300_grouped-gemm_mxfp4-w4a16",
+    "b300_grouped-gemm_nvfp4",
+    "b300_mla-decode_bf16",
+    "b300_mla-prefill_bf16",
+    "gb200_attention-decode_bf16",
+    "gb200_attention-prefill_bf16",
+    "gb200_gemm_bf16",
+    "gb200_gemm_fp8",
+    "gb200_gemm_nvfp4",
+    "gb200_grouped-gemm_fp8-block",
+    "gb200_grouped-gemm_mxfp4-w4a16",
+    "gb200_grouped-gemm_nvfp4",
+    "gb200_mla-decode_bf16",
+    "gb200_mla-prefill_bf16",
+    "gb300_attention-decode_bf16",
+    "gb300_attention-prefill_bf16",
+    "gb300_gemm_bf16",
+    "gb300_gemm_fp8",
+    "gb300_gemm_nvfp4",
+    "gb300_grouped-gemm_fp8-block",
+    "gb300_grouped-gemm_mxfp4-w4a16",
+    "gb300_grouped-gemm_nvfp4",
+    "gb300_mla-decode_bf16",
+    "gb300_mla-prefill_bf16",
+    "h100-sxm_attention-decode_bf16",
+    "h100-sxm_attention-prefill_bf16",
+    "h100-sxm_gemm_bf16",
+    "h100-sxm_gemm_fp8",
+    "h100-sxm_grouped-gemm_fp8-block",
+    "h100-sxm_grouped-gemm_mxfp4-w4a16",
+    "h100-sxm_mla-decode_bf16",
+    "h100-sxm_mla-prefill_bf16",
+    "h200_attention-decode_bf16",
+    "h200_attention-prefill_bf16",
+    "h200_gemm_bf16",
+    "h200_gemm_fp8",
+    "h200_grouped-gemm_fp8-block",
+    "h200_grouped-gemm_mxfp4-w4a16",
+    "h200_mla-decode_bf16",
+    "h200_mla-prefill_bf16",
+    "mi300x_gemm_fp8-block",
+    "mi300x_grouped-gemm_fp8-block",
+    "mi355x_gemm_bf16",
+    "mi355x_gemm_fp8-block",
+    "mi355x_gemm_mxfp4",
+    "mi355x_grouped-gemm_fp8-block",
+    "mi355x_grouped-gemm_mxfp4-w4a16",
+);
 const FILES: usize = 63;
 
 /// What a table times.
@@ -149,6 +154,10 @@ pub struct KernelTable {
     pub license: String,
     /// When it was committed or measured.
     pub date: String,
+    /// The shape held fixed, as numbers by name (`experts`, `topk`, `local` for grouped
+    /// experts; `q_heads`, `kv_heads`, `head_dim`, `kv_bytes` for attention; `heads`,
+    /// `latent`, `kv_bytes` for latent attention); empty for a GEMM.
+    pub fixed: Vec<(String, f64)>,
     /// The measured points: three sizes and seconds.
     pub points: Vec<[f64; 4]>,
 }
@@ -203,7 +212,23 @@ pub fn parse(text: &str) -> Result<KernelTable, TableError> {
     if points.is_empty() {
         return Err(bad("no rows".into()));
     }
+    let mut fixed = Vec::new();
+    if let Ok(line) = key("fixed") {
+        for kv in line.split(',') {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| bad(alloc::format!("fixed '{kv}' is not name=value")))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v > 0.0)
+                .ok_or_else(|| bad(alloc::format!("fixed '{kv}' is not a positive number")))?;
+            fixed.push((k.trim().to_string(), v));
+        }
+    }
     Ok(KernelTable {
+        fixed,
         chip: key("chip")?,
         op,
         format: key("format")?,
@@ -220,7 +245,32 @@ pub fn parse(text: &str) -> Result<KernelTable, TableError> {
 /// Every table, in file order.
 #[must_use]
 pub fn tables() -> Vec<KernelTable> {
-    TEXTS.iter().filter_map(|t| parse(t).ok()).collect()
+    TEXTS.iter().filter_map(|t| parse(t.1).ok()).collect()
+}
+
+/// The chip whose tables stand for `chip`: AMD's tables are measured on one chip of each
+/// architecture's pair (MI300X for MI325X, MI355X for MI350X).
+#[must_use]
+pub fn table_chip(chip: &str) -> &str {
+    match chip {
+        "mi325x" => "mi300x",
+        "mi350x" => "mi355x",
+        c => c,
+    }
+}
+
+/// The table of `op` in `format` for `chip` (or the chip it stands for), read from its text
+/// alone: only the one file is parsed.
+#[must_use]
+pub fn find(chip: &str, op: KernelOp, format: &str) -> Option<KernelTable> {
+    let chip = table_chip(chip);
+    TEXTS
+        .iter()
+        .find(|(name, _)| {
+            let mut p = name.splitn(3, '_');
+            p.next() == Some(chip) && p.next() == Some(op.id()) && p.next() == Some(format)
+        })
+        .and_then(|(_, text)| parse(text).ok())
 }
 
 /// The catalog format a table's format is timed against: NVFP4 and MXFP4 as FP4, FP8 with
@@ -255,6 +305,49 @@ fn loglog(points: &[(f64, f64)], x: f64) -> f64 {
 }
 
 impl KernelTable {
+    /// The fixed number named `name`, if the table gives it.
+    #[must_use]
+    pub fn fixed(&self, name: &str) -> Option<f64> {
+        self.fixed.iter().find(|f| f.0 == name).map(|f| f.1)
+    }
+
+    /// A time along two of the table's sizes (the first, `a`, and the second, `b`; the
+    /// third held as measured): along `b` on each measured `a` (log-log, past the last its
+    /// rate held), then along `a` between those (log-log, past the last its rate held).
+    #[must_use]
+    pub fn seconds_2d(&self, a: f64, b: f64) -> Option<f64> {
+        if !(a > 0.0 && b > 0.0) {
+            return None;
+        }
+        let mut firsts: Vec<f64> = self.points.iter().map(|p| p[0]).collect();
+        firsts.sort_by(f64::total_cmp);
+        firsts.dedup();
+        let along: Vec<(f64, f64)> = firsts
+            .iter()
+            .filter_map(|&x| {
+                let mut on: Vec<(f64, f64)> = self
+                    .points
+                    .iter()
+                    .filter(|p| p[0] == x)
+                    .map(|p| (p[1], p[3]))
+                    .collect();
+                on.sort_by(|p, q| p.0.total_cmp(&q.0));
+                (on.len() >= 2 || firsts.len() == 1).then(|| (x, loglog(&on, b)))
+            })
+            .collect();
+        (!along.is_empty()).then(|| loglog(&along, a))
+    }
+
+    /// A time along the first size alone (tokens for grouped experts), log-log between the
+    /// measured points and past the last its rate held.
+    #[must_use]
+    pub fn seconds_1d(&self, a: f64) -> Option<f64> {
+        let mut on: Vec<(f64, f64)> = self.points.iter().map(|p| (p[0], p[3])).collect();
+        on.sort_by(|p, q| p.0.total_cmp(&q.0));
+        on.dedup_by(|p, q| p.0 == q.0);
+        (a > 0.0).then(|| loglog(&on, a))
+    }
+
     /// A GEMM's time from the table (a GEMM table only): along `m` on a measured (N, K) shape
     /// (log-log; past the last M its rate held), and for another shape between the measured
     /// ones by their weights' size `n × k` (the time per weight element, log-log), holding
@@ -330,9 +423,7 @@ pub fn gemm_floor(chip: &Chip, dtype: Dtype, m: f64, n: f64, k: f64) -> Option<f
 /// ([`gemm_floor`]); `None` where the chip has no such table.
 #[must_use]
 pub fn gemm_time(chip: &Chip, format: &str, m: f64, n: f64, k: f64) -> Option<(f64, KernelTable)> {
-    let table = tables()
-        .into_iter()
-        .find(|t| t.op == KernelOp::Gemm && t.chip == chip.id && t.format == format)?;
+    let table = find(&chip.id, KernelOp::Gemm, format)?;
     let t = table.gemm_seconds(m, n, k)?;
     let floor = compute_dtype(format).and_then(|d| gemm_floor(chip, d, m, n, k));
     Some((floor.map_or(t, |f| t.max(f)), table))

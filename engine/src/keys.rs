@@ -105,12 +105,16 @@ pub const MAX_KERNEL_DIM: u32 = 16_384;
 pub const MAX_DRAFT: u32 = 8;
 /// The largest expert imbalance a job may set (every token on one rank of 64 is 64).
 pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
-/// The model version new links use: 6 serves a job at the cheapest configuration meeting its
+/// The model version new links use: 7 times a mixture of experts' serving steps, and FP4's,
+/// operation by operation from the chips' kernel tables and searches attention data-parallel
+/// and wide expert-parallel layouts; 6 serves a job at the cheapest configuration meeting its
 /// latency targets; 5 makes a prefill pay its tensor-parallel all-reduces
 /// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles and
 /// trains a mixture of experts' routed GEMMs as a grouped GEMM; what each earlier version
 /// left out is on `Job::model_version`.
-pub const MODEL_VERSION: u32 = 6;
+pub const MODEL_VERSION: u32 = 7;
+/// The largest attention data-parallel or serving expert-parallel degree a job may set.
+pub const MAX_SERVE_DEGREE: u32 = 1024;
 /// Most sequences, prompt or output tokens a job may name (64 per node at the most nodes).
 pub const MAX_TOKENS_OR_SEQUENCES: u32 = MAX_NODES * 64;
 
@@ -305,6 +309,20 @@ pub const KEYS: &[Key] = &[
         (1.0, MAX_EXPERT_IMBALANCE),
         4,
         "expert imbalance (busiest rank over the mean)",
+    ),
+    bounded(
+        "wadp",
+        Kind::Count,
+        (1.0, MAX_SERVE_DEGREE as f64),
+        6,
+        "attention data-parallel degree",
+    ),
+    bounded(
+        "wep",
+        Kind::Count,
+        (1.0, MAX_SERVE_DEGREE as f64),
+        6,
+        "serving expert-parallel degree",
     ),
     key("knc", Kind::Text, 3, "NeuronCore schedule"),
     key("kncpt", Kind::Text, 3, "NeuronCore timeline view"),

@@ -35,8 +35,11 @@ pub use crate::keys;
 /// training model. Version 5 changed the default price basis to the newest on which
 /// Trainium2 and H100 both have a rate (AWS's Capacity Blocks of July 2026); version 4 links
 /// that name no basis open on the one of their day
-/// ([`crate::tco::rates::LEGACY_BASIS`]).
-pub const VERSION: u32 = 5;
+/// ([`crate::tco::rates::LEGACY_BASIS`]). Version 6 times a mixture of experts' serving
+/// steps, and FP4's, operation by operation from the chips' kernel tables (`wlm=7`) and may
+/// set the serving layout (`wadp`, `wep`); version 5 links open with the model they were made
+/// with (`wlm=6`).
+pub const VERSION: u32 = 6;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
 const KERNEL_KEYS: [&str; 14] = [

@@ -26,6 +26,7 @@ pub mod curve;
 pub mod custom;
 pub mod disagg;
 mod model;
+pub mod ops;
 mod search;
 mod serve;
 mod train;
@@ -220,19 +221,28 @@ mod tests {
             nodes: 1,
         };
         let chip = catalog::find("gb300").unwrap();
-        let run = |d| {
+        let run = |d, graph| {
             let model = find_model("deepseek-v3").unwrap();
-            infer(&cl, &chip, &InferConfig::new(model, d, 32, 2048, 512)).unwrap()
+            let cfg = InferConfig {
+                op_graph: graph,
+                ..InferConfig::new(model, d, 32, 2048, 512)
+            };
+            infer(&cl, &chip, &cfg).unwrap()
         };
-        let (f8, f4) = (run(Dtype::Fp8), run(Dtype::Fp4));
-        assert_eq!(
-            f8.chips_needed,
-            2 * f4.chips_needed,
-            "{} vs {}",
-            f8.chips_needed,
-            f4.chips_needed
-        );
-        assert!(f4.tokens_per_s_per_chip > 1.8 * f8.tokens_per_s_per_chip);
+        for graph in [false, true] {
+            let (f8, f4) = (run(Dtype::Fp8, graph), run(Dtype::Fp4, graph));
+            assert_eq!(
+                f8.chips_needed,
+                2 * f4.chips_needed,
+                "{} vs {}",
+                f8.chips_needed,
+                f4.chips_needed
+            );
+            // The article's arithmetic holds where a step is one GEMM term; timed from the
+            // measured kernels, FP4's grouped GEMMs at this batch gain less than twice.
+            let gain = f4.tokens_per_s_per_chip / f8.tokens_per_s_per_chip;
+            assert!(gain > if graph { 1.2 } else { 1.8 }, "{graph}: {gain}");
+        }
     }
 
     #[test]

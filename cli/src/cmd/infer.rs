@@ -137,6 +137,67 @@ impl Report for Inferred {
     }
 }
 
+/// A step's operations as JSON: each with its kind, calls, shape, seconds, FLOPs, bytes and
+/// where its time comes from (`measured`, with the kernel table's source; `roofline`;
+/// `fabric`); empty when the step is not timed as a graph.
+pub fn ops_json(s: &workload::ops::Step) -> Value {
+    let ops: Vec<Value> = s
+        .ops
+        .iter()
+        .map(|o| {
+            let mut v = json!({
+                "name": o.name,
+                "kind": o.kind.id(),
+                "calls": o.calls,
+                "shape": o.shape,
+                "seconds": o.seconds,
+                "flops": o.flops,
+                "bytes": o.bytes,
+                "source": o.source.id(),
+            });
+            if let workload::ops::OpSource::Measured {
+                source,
+                url,
+                format,
+            } = &o.source
+            {
+                v["kernel_source"] = json!(source);
+                v["kernel_url"] = json!(url);
+                v["kernel_format"] = json!(format);
+            }
+            v
+        })
+        .collect();
+    json!({
+        "ops": ops,
+        "launches_s": s.launches,
+        "total_s": s.total(),
+        "measured": s.measured(),
+    })
+}
+
+/// The operations as text lines: name, source, time of all calls, calls and shape.
+pub fn ops_text(s: &workload::ops::Step) -> String {
+    let mut out = String::new();
+    for o in &s.ops {
+        out.push_str(&format!(
+            "  {:<38} {:>9} {:>12} × {:<4} {}\n",
+            o.name,
+            o.source.id(),
+            format!("{}", engine::units::Seconds::new(o.seconds)),
+            o.calls,
+            o.shape
+        ));
+    }
+    out.push_str(&format!(
+        "  {:<38} {:>9} {:>12}\n",
+        "launches",
+        "fitted",
+        format!("{}", engine::units::Seconds::new(s.launches))
+    ));
+    out
+}
+
 impl Report for Served {
     fn json(&self) -> serde_json::Result<Value> {
         let (cfg, r) = (&self.cfg, &self.r);
@@ -153,6 +214,10 @@ impl Report for Served {
             "decode_bound": r.decode_bound,
             "cost_per_mtok_usd": self.cost_per_mtok_usd,
             "formula": r.formula,
+            "attn_dp": r.layout.attn_dp,
+            "ep": r.layout.ep,
+            "decode_ops": ops_json(&r.decode_ops),
+            "prefill_ops": ops_json(&r.prefill_ops),
         });
         self.price.json_fields(&mut v);
         Ok(v)
@@ -166,10 +231,19 @@ impl Report for Served {
         } else {
             0.0
         };
-        Some(format!(
+        let mut t = format!(
             "{} in {}: {} chip{} per replica, {:.0} tokens/s per chip, ${:.3} per million tokens\n{}",
             cfg.model.name, cfg.dtype, r.chips_needed, if r.chips_needed == 1 { "" } else { "s" },
             r.tokens_per_s_per_chip, cost, r.formula
-        ))
+        );
+        if !r.decode_ops.ops.is_empty() {
+            t.push_str(&format!(
+                "\nattention data-parallel {} × expert-parallel {}; one decode step on one chip, operation by operation:\n{}",
+                r.layout.attn_dp,
+                r.layout.ep,
+                ops_text(&r.decode_ops)
+            ));
+        }
+        Some(t)
     }
 }

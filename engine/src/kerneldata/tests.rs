@@ -13,12 +13,18 @@ fn every_committed_table_reads_and_is_listed() {
         on_disk, FILES,
         "a table on disk is not listed, or one listed is gone"
     );
-    for text in TEXTS {
+    for (name, text) in TEXTS {
         let t = parse(text).unwrap_or_else(|e| panic!("{e}: {}", &text[..80]));
         assert!(catalog::find(&t.chip).is_ok(), "{}: no such chip", t.chip);
         assert!(t.url.starts_with("https://github.com/") && t.url.contains("/blob/"));
         assert!(!t.license.is_empty() && !t.source.is_empty());
         assert!(t.points.len() >= 4, "{} {} {}", t.chip, t.op.id(), t.format);
+        // The file's name says what it holds, so a lookup by name finds it.
+        assert_eq!(
+            *name,
+            alloc::format!("{}_{}_{}", t.chip, t.op.id(), t.format)
+        );
+        assert_eq!(find(&t.chip, t.op, &t.format).as_ref(), Some(&t));
     }
     assert_eq!(tables().len(), FILES);
 }

@@ -145,6 +145,11 @@ impl Scenario {
                 q.push(format!("{k}={x}"));
             }
         }
+        for (k, v) in [("wadp", j.attn_dp), ("wep", j.ep)] {
+            if let Some(x) = v {
+                q.push(format!("{k}={x}"));
+            }
+        }
         q.push(format!("wdsys={}", enc(&j.decode_system)));
         for (k, v) in self.kernel.to_pairs() {
             q.push(format!("{k}={}", enc(&v)));
@@ -201,7 +206,8 @@ impl Scenario {
                 s.job.price_basis = Some(crate::tco::rates::LEGACY_BASIS.id());
                 s.job.model_version = 5;
             }
-            Some("5") | None => {}
+            Some("5") => s.job.model_version = 6,
+            Some("6") | None => {}
             Some(v) => note(
                 "v",
                 format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),
@@ -588,6 +594,25 @@ impl Scenario {
                             Ok(d) => *slot = Some(d),
                             Err(e) => note(k, format!("{e}; the compute format is used")),
                         }
+                    }
+                }
+                "wadp" | "wep" => {
+                    let (lo, hi) = crate::keys::find(k).map_or((1.0, 1.0), |k| (k.min, k.max));
+                    match v.parse::<u32>() {
+                        Ok(n) if (lo..=hi).contains(&f64::from(n)) => {
+                            if k == "wadp" {
+                                s.job.attn_dp = Some(n);
+                            } else {
+                                s.job.ep = Some(n);
+                            }
+                        }
+                        _ => note(
+                            k,
+                            format!(
+                                "'{}' is not a whole number from {lo} to {hi}; the serving search chooses",
+                                clip(v)
+                            ),
+                        ),
                     }
                 }
                 "wdraft" => match v.parse::<u32>() {

@@ -81,7 +81,7 @@ fn defaults_come_from_the_default_state() {
     let d = key_defaults();
     assert_eq!(d.len(), keys::KEYS.len());
     let get = |k: &str| d.iter().find(|(x, _)| *x == k).map(|(_, v)| v.clone());
-    assert_eq!(get("v").as_deref(), Some("5"));
+    assert_eq!(get("v").as_deref(), Some("6"));
     assert_eq!(get("page").as_deref(), Some("chips"));
 }
 use crate::chip::Field;
@@ -331,6 +331,8 @@ fn full_state_round_trips() {
             restart_min: Some(4.0),
             ckpt_bytes_per_s: Some(5e9),
             expert_imbalance: Some(1.25),
+            attn_dp: Some(8),
+            ep: Some(8),
             sim_rate: 7.5,
             sim_traffic: "agentic".into(),
             sim_duration_s: 120.0,

@@ -22,6 +22,10 @@ use crate::system::Cluster;
 pub struct ServePoint {
     /// Chips per replica.
     pub tp: u32,
+    /// The attention data-parallel degree.
+    pub attn_dp: u32,
+    /// The serving expert-parallel degree.
+    pub ep: u32,
     /// Concurrent sequences per replica.
     pub batch: u32,
     /// Time to first token, s.
@@ -73,11 +77,15 @@ pub fn point(
     let tail = InferConfig {
         batch: tail_batch(base.batch),
         tp: Some(r.chips_needed),
+        attn_dp: Some(r.layout.attn_dp),
+        ep: Some(r.layout.ep),
         ..base.clone()
     };
     let tpot_p99_s = infer_with(cluster, chip, &tail, false).map_or(f64::INFINITY, |t| tpot(&t));
     Ok(ServePoint {
         tp: r.chips_needed,
+        attn_dp: r.layout.attn_dp,
+        ep: r.layout.ep,
         batch: base.batch,
         // Its own prompt (a batch's prefill shared out) and then the step it joins.
         ttft_s: r.prefill.get() / b + step,
@@ -85,6 +93,26 @@ pub fn point(
         tpot_p99_s,
         tokens_per_s_per_chip: r.tokens_per_s_per_chip,
     })
+}
+
+/// The layouts a replica of `chips` chips is tried in: the degrees `base` sets, else for a
+/// mixture of experts timed as a graph, attention tensor-parallel or data-parallel over the
+/// chips, with the experts spread over them (wide expert parallelism) or sliced across them;
+/// else the default.
+fn layouts(base: &InferConfig, chips: u32) -> Vec<(Option<u32>, Option<u32>)> {
+    if base.attn_dp.is_some()
+        || base.ep.is_some()
+        || !base.graph()
+        || base.model.experts == 0
+        || chips == 1
+    {
+        return alloc::vec![(base.attn_dp, base.ep)];
+    }
+    let mut v = alloc::vec![(Some(1), Some(chips)), (Some(chips), Some(chips))];
+    if !base.expert_parallel {
+        v.push((Some(1), Some(1)));
+    }
+    v
 }
 
 /// The 99th percentile of the sequences a replica holds when it holds `batch` on average
@@ -109,14 +137,18 @@ pub fn curve(cluster: &Cluster, chip: &Chip, base: &InferConfig) -> Vec<ServePoi
     let mut out = Vec::new();
     let mut tp = 1;
     while tp <= domain {
-        for b in BATCHES {
-            let cfg = InferConfig {
-                tp: Some(tp),
-                batch: b,
-                ..base.clone()
-            };
-            if let Ok(p) = point(cluster, chip, &cfg) {
-                out.push(p);
+        for (attn_dp, ep) in layouts(base, tp) {
+            for b in BATCHES {
+                let cfg = InferConfig {
+                    tp: Some(tp),
+                    batch: b,
+                    attn_dp,
+                    ep,
+                    ..base.clone()
+                };
+                if let Ok(p) = point(cluster, chip, &cfg) {
+                    out.push(p);
+                }
             }
         }
         tp *= 2;

@@ -10,6 +10,7 @@ use crate::roofline::Roofline;
 use crate::system::Cluster;
 use crate::units::{Bytes, Seconds};
 
+use super::ops::{Graph, ServeLayout, Step};
 use super::train::{group_collective, tp_allreduce};
 use super::{Memory, Model, WorkloadError};
 use crate::collective::Op;
@@ -127,6 +128,18 @@ pub struct InferConfig {
     /// Trainium runs only shapes compiled ahead of time, so with no `compiled` given it runs
     /// the batch's (links of model version 4 and earlier did not).
     pub static_shapes: bool,
+    /// The attention data-parallel degree: the replica's sequences split over this many
+    /// groups of chips, each running attention tensor-parallel (`None`: 1).
+    pub attn_dp: Option<u32>,
+    /// The serving expert-parallel degree: a mixture of experts' experts split over this many
+    /// groups of chips (`None`: every chip of the replica when `expert_parallel` is set,
+    /// else 1).
+    pub ep: Option<u32>,
+    /// Time a mixture of experts' steps, and FP4's, as the operations they run, each from the
+    /// chip's kernel table where one is published ([`super::ops`]); links of model version 6
+    /// and earlier timed them as one GEMM term at one efficiency per format (as dense models
+    /// in wider formats still are: see [`InferConfig::graph`]).
+    pub op_graph: bool,
 }
 
 /// Most tokens a step may draft.
@@ -173,6 +186,34 @@ impl InferConfig {
             prefill_overheads: true,
             compiled: None,
             static_shapes: true,
+            attn_dp: None,
+            ep: None,
+            op_graph: true,
+        }
+    }
+
+    /// Whether a step is timed as its operations: with `op_graph` set, for a mixture of
+    /// experts or FP4 compute, where one GEMM term at one efficiency per format departs
+    /// furthest from what runs. Dense models in wider formats keep the one-term model its
+    /// serving efficiency was fitted in.
+    #[must_use]
+    pub fn graph(&self) -> bool {
+        self.op_graph && (self.model.experts > 0 || self.dtype == Dtype::Fp4)
+    }
+
+    /// The layout of a replica of `chips` chips: the degrees set, or their defaults.
+    #[must_use]
+    pub fn layout(&self, chips: u32) -> ServeLayout {
+        ServeLayout {
+            chips,
+            attn_dp: self.attn_dp.unwrap_or(1),
+            ep: self
+                .ep
+                .unwrap_or(if self.expert_parallel && self.model.experts > 0 {
+                    chips
+                } else {
+                    1
+                }),
         }
     }
 }
@@ -206,6 +247,13 @@ pub struct InferReport {
     pub prefill_parts: PrefillParts,
     /// What a step of a replica costs, as this report composed it.
     pub step_model: StepModel,
+    /// How the replica spreads the model over its chips.
+    pub layout: ServeLayout,
+    /// One decode step of the replica operation by operation, on one chip (empty when the
+    /// step is not timed as a graph: see [`InferConfig::op_graph`]).
+    pub decode_ops: Step,
+    /// One prefill pass operation by operation, on one chip (empty likewise).
+    pub prefill_ops: Step,
 }
 
 /// A decode step's time by part.
@@ -524,12 +572,38 @@ pub(crate) fn infer_with(
             t
         }
     };
-    let memory = Memory {
-        weights: weights / f64::from(tp),
-        gradients: 0.0,
-        optimizer: 0.0,
-        activations: 0.0,
-        kv_cache: kv / f64::from(tp),
+    let layout = cfg.layout(tp);
+    if cfg.graph() {
+        layout.check()?;
+    }
+    // In the graph's layouts, attention and the dense layers are copied into every attention
+    // data-parallel group and sliced over its chips, the routed experts sliced over all of
+    // them; each group keeps its own sequences' KV caches, a latent cache whole on each chip
+    // (it has no heads to slice) and keys and values sliced by KV head.
+    let memory = if cfg.graph() {
+        let wb = cfg.weight_dtype.unwrap_or(cfg.dtype).bytes();
+        let routed = m.moe_layers() * m.expert_params(m.experts) * wb;
+        let ta = f64::from(layout.attn_tp());
+        let kv_split = if m.mla.is_some() {
+            1.0
+        } else {
+            ta.min(f64::from(m.kv_heads.max(1)))
+        };
+        Memory {
+            weights: (weights - routed) / ta + routed / f64::from(tp),
+            gradients: 0.0,
+            optimizer: 0.0,
+            activations: 0.0,
+            kv_cache: kv / f64::from(layout.attn_dp) / kv_split,
+        }
+    } else {
+        Memory {
+            weights: weights / f64::from(tp),
+            gradients: 0.0,
+            optimizer: 0.0,
+            activations: 0.0,
+            kv_cache: kv / f64::from(tp),
+        }
     };
     if memory.total() > usable {
         return Err(WorkloadError::DoesNotFit {
@@ -597,12 +671,38 @@ pub(crate) fn infer_with(
     // What a decoded token attends to: the whole context, or a window of it.
     // (Sparse attention reads its top k of them; its indexer scores them all.)
     let indexed = ctx_run;
+    let ctx_run_full = ctx_run;
     let ctx_run = m.attended_read(ctx_run);
     let attn_flops = sm.decode_attention_flops(ctx_run);
     let gemm_flops = b_run * sm.decode_gemm_flops(ctx_run) / t;
     let exchanges = |tokens: f64| sm.exchanges(tokens);
+    let graph = cfg.graph().then(|| {
+        Graph::new(
+            m,
+            chip,
+            cluster,
+            (cfg.dtype, cfg.weight_dtype.unwrap_or(cfg.dtype), kv_elem),
+            layout,
+            (peak, bw),
+            (eff.per_gemm.value.get(), neuron),
+        )
+    });
+    let graph_pass = |n: f64| -> Result<Option<Step>, WorkloadError> {
+        graph
+            .as_ref()
+            .map(|g| g.pass(b_run, n, ctx_run_full, false))
+            .transpose()
+    };
     let pass = |n: f64| -> Result<[f64; 4], WorkloadError> {
         let tokens = n * b_run;
+        if let Some(s) = graph_pass(n)? {
+            return Ok([
+                s.gemm + s.elementwise,
+                s.launches,
+                s.attention + sm.state_io(b_run) + sm.indexer(n, b_run * indexed),
+                s.comm,
+            ]);
+        }
         Ok([
             (n * gemm_flops / peak).max(streamed(tokens) / t / bw),
             calls,
@@ -665,7 +765,31 @@ pub(crate) fn infer_with(
             2.0 * f64::from(m.layers) * m.d() * ctx / per_token,
         )
     };
-    let (pre, pre_cost, pre_share, pre_compute) = if cfg.prefill_overheads {
+    let prefill_graph = match &graph {
+        Some(g) => Some(g.pass(b / passes, fresh * padded, fresh * padded, true)?),
+        None => None,
+    };
+    let (pre, pre_cost, pre_share, pre_compute) = if let Some(s) = &prefill_graph {
+        let flops: f64 = s.ops.iter().map(|o| o.flops).sum();
+        let bytes: f64 = s
+            .ops
+            .iter()
+            .filter(|o| o.kind != super::ops::OpKind::Collective)
+            .map(|o| o.bytes)
+            .sum();
+        let att: f64 = s
+            .ops
+            .iter()
+            .filter(|o| o.kind == super::ops::OpKind::Attention)
+            .map(|o| o.flops)
+            .sum();
+        (
+            [s.gemm + s.elementwise + s.attention, s.comm, s.launches],
+            (passes * flops, passes * bytes),
+            if flops > 0.0 { att / flops } else { 0.0 },
+            flops / peak >= bytes / bw,
+        )
+    } else if cfg.prefill_overheads {
         let tokens = b / passes * fresh * padded;
         let (compute, weights) = (
             b / passes * prefill_flops(padded),
@@ -691,7 +815,12 @@ pub(crate) fn infer_with(
     let per_replica = b * f64::from(cfg.output) / (prefill + f64::from(cfg.output) * decode);
     let replicas = cluster.chips() / tp;
     let tokens_per_s = per_replica * f64::from(replicas);
+    let decode_ops_for_formula = graph_pass(k1)?;
+    let decode_ops = decode_ops_for_formula.clone().unwrap_or_default();
     Ok(InferReport {
+        layout,
+        decode_ops,
+        prefill_ops: prefill_graph.clone().unwrap_or_default(),
         step_model: sm.clone(),
         chips_needed: tp,
         replicas,
@@ -731,6 +860,32 @@ pub(crate) fn infer_with(
         },
         formula: if !explain {
             String::new()
+        } else if let (Some(d), Some(p)) = (&decode_ops_for_formula, &prefill_graph) {
+            let sum = |s: &Step| {
+                format!(
+                    "{} operations ({} timed from kernel tables): GEMMs {} + attention {} + norms and elementwise {} + collectives {} + launches {} = {}",
+                    s.ops.len(),
+                    s.measured(),
+                    Seconds::new(s.gemm),
+                    Seconds::new(s.attention),
+                    Seconds::new(s.elementwise),
+                    Seconds::new(s.comm),
+                    Seconds::new(s.launches),
+                    Seconds::new(s.total())
+                )
+            };
+            format!(
+                "attention data-parallel {} × expert-parallel {} over {tp} chips; decode step = its {}; prefill = {}{}; kernels run one after another and collectives are exposed; tokens/s = B·out ÷ (prefill + out·step) × replicas",
+                layout.attn_dp,
+                layout.ep,
+                sum(d),
+                if passes > 1.0 {
+                    format!("B prompts one at a time, each {}", sum(p))
+                } else {
+                    sum(p)
+                },
+                if passes > 1.0 { ", × B" } else { "" },
+            ) + &extras(cfg, kv_bytes, per_step, draft)
         } else {
             format!(
             "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {}{} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
@@ -1046,9 +1201,11 @@ mod tests {
     #[test]
     fn a_mixture_of_experts_streams_only_the_experts_its_tokens_touch() {
         let (cl, chip) = on("gb200-nvl72");
+        // The one-term model's account (links of model version 6 and earlier).
         let cfg = |batch, ep| InferConfig {
             tp: Some(16),
             expert_parallel: ep,
+            op_graph: false,
             ..InferConfig::new(
                 find_model("deepseek-v3").unwrap(),
                 Dtype::Fp8,

@@ -1,0 +1,871 @@
+//! A serving step as the operations it runs: each layer's projections, attention and
+//! feed-forward (dense, or a mixture of experts' router, dispatch, grouped expert GEMMs,
+//! shared expert and combine), its norms, the output head, and every collective. Each
+//! operation is timed from the chip's kernel table where one is published
+//! ([`crate::kerneldata`], `source: measured`), else from the roofline at the serving
+//! efficiency (`source: roofline`); the step is their sum, kernels running one after
+//! another and collectives exposed (decode steps and prefills in the engines these tables
+//! come from do not overlap them).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::chip::Chip;
+use crate::collective::Op;
+use crate::dtype::Dtype;
+use crate::kerneldata::{self, KernelOp, KernelTable};
+use crate::system::Cluster;
+use crate::units::Bytes;
+
+use super::train::group_collective;
+use super::{Model, WorkloadError};
+
+/// How a serving replica spreads a model over its chips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServeLayout {
+    /// Chips in the replica.
+    pub chips: u32,
+    /// Attention data-parallel degree: the replica's sequences split over this many groups,
+    /// each running attention (and the dense layers) tensor-parallel over `chips ÷ attn_dp`
+    /// chips.
+    pub attn_dp: u32,
+    /// Serving expert-parallel degree: a mixture of experts' experts split over this many
+    /// groups, each expert tensor-parallel over `chips ÷ ep` chips (1: every chip holds a
+    /// slice of every expert).
+    pub ep: u32,
+}
+
+impl ServeLayout {
+    /// Chips each attention group runs tensor-parallel over.
+    #[must_use]
+    pub fn attn_tp(&self) -> u32 {
+        self.chips / self.attn_dp.max(1)
+    }
+    /// Chips each expert is tensor-parallel over.
+    #[must_use]
+    pub fn expert_tp(&self) -> u32 {
+        self.chips / self.ep.max(1)
+    }
+    /// Whether the degrees divide the replica's chips.
+    ///
+    /// # Errors
+    /// A degree of 0, or one that does not divide the chips.
+    pub fn check(&self) -> Result<(), WorkloadError> {
+        for (what, d) in [
+            ("attention data-parallel degree", self.attn_dp),
+            ("serving expert-parallel degree", self.ep),
+        ] {
+            if d == 0 || self.chips % d != 0 {
+                return Err(WorkloadError::BadLayout(format!(
+                    "the {what} {d} does not divide the replica's {} chips",
+                    self.chips
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What an operation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    /// A weight GEMM.
+    Gemm,
+    /// A mixture of experts' grouped expert GEMMs.
+    Experts,
+    /// Attention over the KV cache or the prompt.
+    Attention,
+    /// Norms, residual adds, embeddings and sampling: memory-bound elementwise work.
+    Elementwise,
+    /// A collective over the fabric.
+    Collective,
+}
+
+impl OpKind {
+    /// Id as the CLI and JSON write it.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            OpKind::Gemm => "gemm",
+            OpKind::Experts => "grouped-gemm",
+            OpKind::Attention => "attention",
+            OpKind::Elementwise => "elementwise",
+            OpKind::Collective => "collective",
+        }
+    }
+}
+
+/// Where an operation's time comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpSource {
+    /// A published kernel table of the chip: its source and file.
+    Measured {
+        /// The table's source in words.
+        source: String,
+        /// The table's file at its commit.
+        url: String,
+        /// The table's format.
+        format: String,
+    },
+    /// The roofline: FLOPs at the serving rate, or bytes at the serving bandwidth.
+    Roofline,
+    /// The collective model over the fabric the group crosses.
+    Fabric,
+}
+
+impl OpSource {
+    /// Id as the CLI and JSON write it.
+    #[must_use]
+    pub fn id(&self) -> &'static str {
+        match self {
+            OpSource::Measured { .. } => "measured",
+            OpSource::Roofline => "roofline",
+            OpSource::Fabric => "fabric",
+        }
+    }
+}
+
+/// One operation of a step: every call of it in the step, on one chip.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepOp {
+    /// What it is, in words.
+    pub name: &'static str,
+    /// Its kind.
+    pub kind: OpKind,
+    /// Calls a step (layers it runs in).
+    pub calls: f64,
+    /// One call's shape in words (M × N × K, tokens, batch × context).
+    pub shape: String,
+    /// Seconds of all its calls on one chip.
+    pub seconds: f64,
+    /// FLOPs of all its calls on one chip.
+    pub flops: f64,
+    /// Bytes all its calls move on one chip (HBM, or the fabric for a collective).
+    pub bytes: f64,
+    /// Where its time comes from.
+    pub source: OpSource,
+}
+
+/// A step's operations and their sums by part.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Step {
+    /// Every operation, in the order a layer runs them.
+    pub ops: Vec<StepOp>,
+    /// The weight GEMMs and expert GEMMs.
+    pub gemm: f64,
+    /// Attention.
+    pub attention: f64,
+    /// Elementwise work (norms, residuals, embeddings, sampling).
+    pub elementwise: f64,
+    /// Collectives.
+    pub comm: f64,
+    /// The fixed time of launching each GEMM and attention call (and Neuron's per layer).
+    pub launches: f64,
+}
+
+impl Step {
+    /// The step's time: its operations one after another, and their launches.
+    #[must_use]
+    pub fn total(&self) -> f64 {
+        self.gemm + self.attention + self.elementwise + self.comm + self.launches
+    }
+    /// Operations timed from a kernel table.
+    #[must_use]
+    pub fn measured(&self) -> usize {
+        self.ops
+            .iter()
+            .filter(|o| matches!(o.source, OpSource::Measured { .. }))
+            .count()
+    }
+}
+
+/// Everything an operation's time depends on besides its shape.
+#[derive(Clone, Debug)]
+pub struct Graph<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// The chip.
+    pub chip: &'a Chip,
+    /// The cluster (for collectives).
+    pub cluster: &'a Cluster,
+    /// Compute format of the GEMMs.
+    pub dtype: Dtype,
+    /// Format the weights are stored in.
+    pub weight_dtype: Dtype,
+    /// Bytes of one KV-cache element.
+    pub kv_elem: f64,
+    /// The layout.
+    pub layout: ServeLayout,
+    /// FLOP/s the roofline grants a GEMM without a table (the serving rate).
+    pub peak: f64,
+    /// Bytes/s the roofline grants streaming (the serving bandwidth).
+    pub bw: f64,
+    /// Fixed time of one kernel call.
+    pub per_call: f64,
+    /// Fixed time per decoder layer on Trainium (0 elsewhere).
+    pub per_layer: f64,
+    /// Expert load imbalance: the busiest expert-parallel rank's tokens over the mean, at
+    /// one token a rank (it falls as the square root of the tokens a rank receives).
+    pub imbalance: f64,
+    decode: Tables,
+    prefill: Tables,
+}
+
+/// The table format a GEMM in `dtype` (weights in `weights`) runs on `chip`.
+fn gemm_formats(chip: &Chip, dtype: Dtype, weights: Dtype) -> &'static [&'static str] {
+    let amd = chip.vendor == "AMD";
+    match (dtype, weights) {
+        (Dtype::Fp4, _) if amd => &["mxfp4"],
+        (Dtype::Fp4, _) => &["nvfp4"],
+        (Dtype::Fp8, _) => &["fp8", "fp8-block"],
+        (Dtype::Bf16 | Dtype::Fp16, Dtype::Fp4) => &["mxfp4-w4a16", "bf16"],
+        (Dtype::Bf16 | Dtype::Fp16, _) => &["bf16"],
+        _ => &[],
+    }
+}
+
+/// The table format grouped expert GEMMs in `dtype` (weights in `weights`) run on `chip`.
+fn expert_formats(chip: &Chip, dtype: Dtype, weights: Dtype) -> &'static [&'static str] {
+    let amd = chip.vendor == "AMD";
+    match (dtype, weights) {
+        (Dtype::Fp4, _) if amd => &["mxfp4", "mxfp4-w4a16"],
+        (Dtype::Fp4, _) => &["nvfp4"],
+        (Dtype::Fp8, _) => &["fp8-block"],
+        (Dtype::Bf16 | Dtype::Fp16, Dtype::Fp4) => &["mxfp4-w4a16"],
+        _ => &[],
+    }
+}
+
+/// The first table of `op` for `chip` in one of `formats`.
+fn table(chip: &Chip, op: KernelOp, formats: &[&str]) -> Option<KernelTable> {
+    formats
+        .iter()
+        .find_map(|f| kerneldata::find(&chip.id, op, f))
+}
+
+fn measured(t: &KernelTable) -> OpSource {
+    OpSource::Measured {
+        source: t.source.clone(),
+        url: t.url.clone(),
+        format: t.format.clone(),
+    }
+}
+
+/// The tables a graph uses, looked up once.
+#[derive(Clone, Debug, Default)]
+struct Tables {
+    gemm: Option<KernelTable>,
+    experts: Option<KernelTable>,
+    attention: Option<KernelTable>,
+    mla: Option<KernelTable>,
+}
+
+/// The tables of `chip` a pass of `model` uses, decode's or prefill's.
+fn tables(model: &Model, chip: &Chip, dtype: Dtype, weights: Dtype, prefill: bool) -> Tables {
+    let (att, mla) = if prefill {
+        (KernelOp::AttentionPrefill, KernelOp::MlaPrefill)
+    } else {
+        (KernelOp::AttentionDecode, KernelOp::MlaDecode)
+    };
+    let gemm = table(chip, KernelOp::Gemm, gemm_formats(chip, dtype, weights));
+    Tables {
+        experts: if model.experts > 0 {
+            table(
+                chip,
+                KernelOp::GroupedGemm,
+                expert_formats(chip, dtype, weights),
+            )
+        } else {
+            None
+        },
+        attention: if model.mla.is_some() {
+            None
+        } else {
+            table(chip, att, &["bf16"])
+        },
+        mla: if model.mla.is_some() {
+            table(chip, mla, &["bf16"])
+        } else {
+            None
+        },
+        gemm,
+    }
+}
+
+impl<'a> Graph<'a> {
+    /// A graph of `model` on `chip` in `layout`, its tables looked up once.
+    #[allow(clippy::too_many_arguments)]
+    #[must_use]
+    pub fn new(
+        model: &'a Model,
+        chip: &'a Chip,
+        cluster: &'a Cluster,
+        (dtype, weight_dtype, kv_elem): (Dtype, Dtype, f64),
+        layout: ServeLayout,
+        (peak, bw): (f64, f64),
+        (per_call, per_layer): (f64, f64),
+    ) -> Self {
+        let decode = tables(model, chip, dtype, weight_dtype, false);
+        let prefill = tables(model, chip, dtype, weight_dtype, true);
+        Graph {
+            model,
+            chip,
+            cluster,
+            dtype,
+            weight_dtype,
+            kv_elem,
+            layout,
+            peak,
+            bw,
+            per_call,
+            per_layer,
+            imbalance: IMBALANCE,
+            decode,
+            prefill,
+        }
+    }
+
+    /// The roofline's time for `flops` and `bytes` on one chip at the serving rates.
+    fn roof(&self, flops: f64, bytes: f64) -> f64 {
+        (flops / self.peak).max(bytes / self.bw)
+    }
+
+    /// The physical floor: the chip's dense peak in `dtype` and its full bandwidth.
+    fn floor(&self, dtype: Dtype, flops: f64, bytes: f64) -> f64 {
+        let peak = self.chip.dense(dtype).map_or(f64::INFINITY, |p| p.get());
+        (flops / peak).max(bytes / self.chip.hbm_bandwidth.value.get())
+    }
+
+    /// A GEMM of `m` tokens × `k` → `n`, `calls` times a step, weights in the stored format.
+    fn gemm(&self, t: &Tables, name: &'static str, calls: f64, [m, n, k]: [f64; 3]) -> StepOp {
+        let wb = self.weight_dtype.bytes();
+        let flops = 2.0 * m * n * k;
+        let bytes = n * k * wb + (m * k + m * n) * 2.0;
+        let (one, source) = match t.gemm.as_ref().and_then(|tb| {
+            let s = tb.gemm_seconds(m, n, k)?;
+            Some((s, measured(tb)))
+        }) {
+            Some((s, src)) => (s.max(self.floor(self.dtype, flops, bytes)), src),
+            None => (self.roof(flops, bytes), OpSource::Roofline),
+        };
+        StepOp {
+            name,
+            kind: OpKind::Gemm,
+            calls,
+            shape: format!("{m:.0} × {n:.0} × {k:.0}"),
+            seconds: one * calls,
+            flops: flops * calls,
+            bytes: bytes * calls,
+            source,
+        }
+    }
+
+    /// Memory-bound elementwise work of `bytes` a call.
+    fn elementwise(name: &'static str, calls: f64, bytes: f64, bw: f64) -> StepOp {
+        StepOp {
+            name,
+            kind: OpKind::Elementwise,
+            calls,
+            shape: Bytes::new(bytes).display_memory().to_string(),
+            seconds: calls * bytes / bw,
+            flops: 0.0,
+            bytes: calls * bytes,
+            source: OpSource::Roofline,
+        }
+    }
+
+    /// A collective of `bytes` a rank over `ranks` chips of the replica.
+    fn collective(
+        &self,
+        name: &'static str,
+        op: Op,
+        calls: f64,
+        ranks: u32,
+        bytes: f64,
+    ) -> Result<Option<StepOp>, WorkloadError> {
+        if ranks <= 1 || calls <= 0.0 || bytes <= 0.0 {
+            return Ok(None);
+        }
+        let nodes = self
+            .layout
+            .chips
+            .div_ceil(self.cluster.system.chips())
+            .max(1);
+        let one = group_collective(self.cluster, op, ranks, nodes, Bytes::new(bytes))?;
+        Ok(Some(StepOp {
+            name,
+            kind: OpKind::Collective,
+            calls,
+            shape: format!("{} over {ranks} chips", Bytes::new(bytes).display_memory()),
+            seconds: one * calls,
+            flops: 0.0,
+            bytes: bytes * calls,
+            source: OpSource::Fabric,
+        }))
+    }
+
+    /// Attention of `seqs` sequences on one attention group's chip: decode (one query token a
+    /// sequence, `ctx` tokens of context) or prefill (`ctx` tokens each, causal).
+    fn attention(&self, t: &Tables, seqs: f64, ctx: f64, queries: f64, prefill: bool) -> StepOp {
+        let m = self.model;
+        let ta = f64::from(self.layout.attn_tp());
+        let l = f64::from(m.layers);
+        let kv_per_token = m.kv_bytes_per_token(Dtype::Bf16) / 2.0 * self.kv_elem / l;
+        let (flops, bytes, one, source) = if let Some(a) = m.mla {
+            // Latent attention run absorbed: every head scores the shared latent (and rotary
+            // key) and sums it, so each head works on kv_lora + rope per token.
+            let h = f64::from(m.heads) / ta;
+            let lat = f64::from(a.kv_lora + a.qk_rope);
+            let per = 2.0 * h * (lat + f64::from(a.kv_lora));
+            let (flops, bytes) = if prefill {
+                // Prefill runs unabsorbed, per head over nope + rope keys and v values.
+                let (nope, rope, v) = (
+                    f64::from(a.qk_nope),
+                    f64::from(a.qk_rope),
+                    f64::from(a.v_head),
+                );
+                (
+                    seqs * ctx * ctx / 2.0 * 2.0 * h * (nope + rope + v),
+                    seqs * ctx * lat * self.kv_elem,
+                )
+            } else {
+                (
+                    seqs * queries * ctx * per,
+                    seqs * ctx * kv_per_token.max(lat * self.kv_elem / ta.max(1.0)),
+                )
+            };
+            let got = t.mla.as_ref().and_then(|tb| {
+                let heads = tb.fixed("heads")?;
+                let lat_ref = tb.fixed("latent")?;
+                let kvb = tb.fixed("kv_bytes")?;
+                let s = tb.seconds_2d(seqs, ctx)?;
+                let scale = if prefill {
+                    h / heads
+                } else {
+                    (h * queries / heads).max(lat * self.kv_elem / (lat_ref * kvb))
+                };
+                Some((s * scale, measured(tb)))
+            });
+            match got {
+                Some((s, src)) => (
+                    flops,
+                    bytes,
+                    s.max(self.floor(Dtype::Bf16, flops, bytes)),
+                    src,
+                ),
+                None => (flops, bytes, self.roof(flops, bytes), OpSource::Roofline),
+            }
+        } else {
+            let hd = m.head_dim();
+            let q = f64::from(m.heads) / ta;
+            let kvh = (f64::from(m.kv_heads) / ta).max(1.0);
+            let att = if prefill {
+                m.mean_attended(0.0, ctx)
+            } else {
+                m.attended_read(ctx)
+            };
+            let flops = if prefill {
+                seqs * ctx * att * 4.0 * q * hd
+            } else {
+                seqs * queries * att * 4.0 * q * hd
+            };
+            let bytes = seqs * att * 2.0 * kvh * hd * self.kv_elem;
+            let got = t.attention.as_ref().and_then(|tb| {
+                let (q_ref, kv_ref, hd_ref, kvb) = (
+                    tb.fixed("q_heads")?,
+                    tb.fixed("kv_heads")?,
+                    tb.fixed("head_dim")?,
+                    tb.fixed("kv_bytes")?,
+                );
+                // A prefill table is timed at its whole prompt; a window shortens what each
+                // token attends to, so the time scales by the share of causal work it leaves.
+                let s = tb.seconds_2d(seqs, if prefill { ctx } else { att })?;
+                let flop_ratio = q * hd / (q_ref * hd_ref);
+                let scale = if prefill {
+                    flop_ratio * m.causal_share(ctx)
+                } else {
+                    (flop_ratio * queries).max(kvh * hd * self.kv_elem / (kv_ref * hd_ref * kvb))
+                };
+                Some((s * scale, measured(tb)))
+            });
+            match got {
+                Some((s, src)) => (
+                    flops,
+                    bytes,
+                    s.max(self.floor(Dtype::Bf16, flops, bytes)),
+                    src,
+                ),
+                None => (flops, bytes, self.roof(flops, bytes), OpSource::Roofline),
+            }
+        };
+        StepOp {
+            name: if prefill {
+                "attention (prefill)"
+            } else {
+                "attention (decode)"
+            },
+            kind: OpKind::Attention,
+            calls: l,
+            shape: format!("{seqs:.0} sequences × {ctx:.0} tokens"),
+            seconds: one * l,
+            flops: flops * l,
+            bytes: bytes * l,
+            source,
+        }
+    }
+
+    /// The grouped expert GEMMs of one MoE layer on one expert-parallel rank, `tokens`
+    /// tokens entering the layer across the replica. From a table measured on another
+    /// model's experts, at the same tokens per expert (which sets the kernels' efficiency)
+    /// and scaled by the expert weights a rank holds.
+    fn experts(&self, t: &Tables, tokens: f64) -> StepOp {
+        let m = self.model;
+        let (e, k) = (f64::from(m.experts), f64::from(m.active_experts));
+        let ep = f64::from(self.layout.ep);
+        let te = f64::from(self.layout.expert_tp());
+        let local = e / ep;
+        let (h, i) = (m.d(), f64::from(m.expert_ffn) / te);
+        let mats = if m.gated { 3.0 } else { 2.0 };
+        // Tokens a rank computes: its share, and the busiest rank's excess over it.
+        let routed = tokens * k / ep;
+        let skew = if ep > 1.0 {
+            1.0 + self.imbalance / libm::sqrt(routed.max(1.0))
+        } else {
+            1.0
+        };
+        let work = routed * skew;
+        let flops = 2.0 * mats * work * h * i;
+        // Experts a rank's tokens touch, each read once.
+        let touched = local * (1.0 - libm::pow(1.0 - k / e, tokens));
+        let bytes = touched * mats * h * i * self.weight_dtype.bytes() + work * h * 4.0;
+        let calls = m.moe_layers();
+        let got = t.experts.as_ref().and_then(|tb| {
+            let (e_ref, k_ref, local_ref) =
+                (tb.fixed("experts")?, tb.fixed("topk")?, tb.fixed("local")?);
+            let p = tb.points.first()?;
+            let (h_ref, i_ref) = (p[1], p[2]);
+            let per_expert = tokens * k / e * skew;
+            let s = tb.seconds_1d(per_expert * e_ref / k_ref)?;
+            Some((
+                s * (local * h * i) / (local_ref * h_ref * i_ref),
+                measured(tb),
+            ))
+        });
+        let (one, source) = match got {
+            Some((s, src)) => (s.max(self.floor(self.dtype, flops, bytes)), src),
+            None if self.chip.runs_neuron() => {
+                // Neuron's blockwise expert kernels pad each touched expert's tokens to a
+                // whole block and stream every expert a batch touches.
+                let per = (work / touched.max(1.0)).max(1.0);
+                let padded = touched * libm::ceil(per / NEURON_EXPERT_BLOCK) * NEURON_EXPERT_BLOCK;
+                (
+                    self.roof(2.0 * mats * padded * h * i, bytes),
+                    OpSource::Roofline,
+                )
+            }
+            None => (self.roof(flops, bytes), OpSource::Roofline),
+        };
+        StepOp {
+            name: "experts (grouped GEMMs)",
+            kind: OpKind::Experts,
+            calls,
+            shape: format!("{tokens:.0} tokens, {local:.0} experts of {h:.0} × {i:.0} on the chip"),
+            seconds: one * calls,
+            flops: flops * calls,
+            bytes: bytes * calls,
+            source,
+        }
+    }
+
+    /// One forward pass of a replica: `seqs` sequences, `tokens` new tokens each, attending
+    /// to `ctx` tokens (decode), or prompts of `tokens` tokens (prefill).
+    ///
+    /// # Errors
+    /// A layout whose degrees do not divide the chips, or a collective that cannot run.
+    pub fn pass(
+        &self,
+        seqs: f64,
+        tokens: f64,
+        ctx: f64,
+        prefill: bool,
+    ) -> Result<Step, WorkloadError> {
+        self.layout.check()?;
+        let m = self.model;
+        let t = if prefill { &self.prefill } else { &self.decode };
+        let (dp, ta) = (
+            f64::from(self.layout.attn_dp),
+            f64::from(self.layout.attn_tp()),
+        );
+        let l = f64::from(m.layers);
+        let d = m.d();
+        // Tokens on one attention group, and in the whole replica.
+        let b = seqs * tokens / dp;
+        let all = seqs * tokens;
+        let mut ops: Vec<StepOp> = Vec::new();
+        ops.push(Self::elementwise("embedding", 1.0, b * d * 2.0, self.bw));
+        // Attention's projections.
+        if let Some(a) = m.mla {
+            let h = f64::from(m.heads) / ta;
+            let (ql, kl) = (f64::from(a.q_lora), f64::from(a.kv_lora));
+            let (nope, rope, v) = (
+                f64::from(a.qk_nope),
+                f64::from(a.qk_rope),
+                f64::from(a.v_head),
+            );
+            if a.q_lora > 0 {
+                ops.push(self.gemm(t, "query down-projection", l, [b, ql, d]));
+                ops.push(self.gemm(t, "query up-projection", l, [b, h * (nope + rope), ql]));
+            } else {
+                ops.push(self.gemm(t, "query projection", l, [b, h * (nope + rope), d]));
+            }
+            ops.push(self.gemm(t, "latent down-projection", l, [b, kl + rope, d]));
+            if prefill {
+                ops.push(self.gemm(t, "key and value up-projection", l, [b, h * (nope + v), kl]));
+            } else {
+                ops.push(self.gemm(t, "query into the latent (absorbed)", l, [b, h * kl, nope]));
+            }
+            ops.push(self.attention(
+                t,
+                seqs / dp,
+                if prefill { tokens } else { ctx },
+                tokens,
+                prefill,
+            ));
+            if !prefill {
+                ops.push(self.gemm(t, "latent out of attention (absorbed)", l, [b, h * v, kl]));
+            }
+            ops.push(self.gemm(t, "output projection", l, [b, d, h * v]));
+        } else {
+            let hd = m.head_dim();
+            let (q, kv) = (
+                f64::from(m.heads) / ta,
+                (f64::from(m.kv_heads) / ta).max(1.0),
+            );
+            ops.push(self.gemm(
+                t,
+                "query, key and value projection",
+                l,
+                [b, (q + 2.0 * kv) * hd, d],
+            ));
+            ops.push(self.attention(
+                t,
+                seqs / dp,
+                if prefill { tokens } else { ctx },
+                tokens,
+                prefill,
+            ));
+            ops.push(self.gemm(t, "output projection", l, [b, d, q * hd]));
+        }
+        let ar = |calls: f64| {
+            self.collective(
+                "tensor-parallel all-reduce",
+                Op::AllReduce,
+                calls,
+                self.layout.attn_tp(),
+                b * d * 2.0,
+            )
+        };
+        let mats = if m.gated { 2.0 } else { 1.0 };
+        let dense = m.dense_ffn_layers();
+        let moe = m.moe_layers();
+        // Attention's all-reduce in every layer, the dense FFN's in the dense layers.
+        ops.extend(ar(l + dense)?);
+        if dense > 0.0 {
+            let f = f64::from(m.ffn) / ta;
+            ops.push(self.gemm(t, "feed-forward up (and gate)", dense, [b, mats * f, d]));
+            ops.push(self.gemm(t, "feed-forward down", dense, [b, d, f]));
+        }
+        if moe > 0.0 {
+            let k = f64::from(m.active_experts);
+            let (ep, te) = (self.layout.ep, self.layout.expert_tp());
+            if m.router {
+                ops.push(self.gemm(t, "router", moe, [b, f64::from(m.experts), d]));
+            }
+            // Each chip sends its tokens' copies to their experts' ranks and takes the
+            // results back: the dispatch in the compute format (FP4 and FP8 with their
+            // scales), the combine in BF16.
+            // A token goes once to each rank holding one of its experts (its copies for
+            // several experts there share the trip, and their results are summed there
+            // before the trip back): of `ep` ranks, about ep·(1 − (1 − 1/ep)^k) of them.
+            let own = b / ta;
+            let e_ranks = f64::from(ep);
+            let copies = (e_ranks * (1.0 - libm::pow(1.0 - 1.0 / e_ranks, k))).min(k);
+            let act = (self.dtype.bytes() * 1.0625).min(2.0);
+            ops.extend(self.collective(
+                "expert dispatch (all-to-all)",
+                Op::AllToAll,
+                moe,
+                ep,
+                own * copies * d * act,
+            )?);
+            ops.push(self.experts(t, all));
+            ops.extend(self.collective(
+                "expert combine (all-to-all)",
+                Op::AllToAll,
+                moe,
+                ep,
+                own * copies * d * 2.0,
+            )?);
+            if te > 1 {
+                // Experts sliced over chips sum their partial outputs.
+                ops.extend(self.collective(
+                    "expert tensor-parallel all-reduce",
+                    Op::AllReduce,
+                    moe,
+                    te,
+                    if ep > 1 {
+                        own * k * d * 2.0
+                    } else {
+                        b * d * 2.0
+                    },
+                )?);
+            }
+            if m.shared_experts > 0 {
+                let f = f64::from(m.shared_experts * m.expert_ffn) / ta;
+                ops.push(self.gemm(t, "shared expert up (and gate)", moe, [b, mats * f, d]));
+                ops.push(self.gemm(t, "shared expert down", moe, [b, d, f]));
+            }
+        }
+        // Two norms and two residual adds a layer read and write the activations.
+        ops.push(Self::elementwise(
+            "norms and residuals",
+            l,
+            b * d * 2.0 * 8.0,
+            self.bw,
+        ));
+        // The output head runs for the new tokens (a prefill's last token alone), in BF16.
+        let heads = if prefill { seqs / dp } else { b };
+        let v = f64::from(m.vocab) / ta;
+        ops.push(StepOp {
+            source: OpSource::Roofline,
+            ..self.gemm(&Tables::default(), "output head", 1.0, [heads, v, d])
+        });
+        ops.push(Self::elementwise("sampling", 1.0, heads * v * 4.0, self.bw));
+        let mut s = Step::default();
+        let mut kernels = 0.0;
+        for o in &ops {
+            match o.kind {
+                OpKind::Gemm | OpKind::Experts => s.gemm += o.seconds,
+                OpKind::Attention => s.attention += o.seconds,
+                OpKind::Elementwise => s.elementwise += o.seconds,
+                OpKind::Collective => s.comm += o.seconds,
+            }
+            if matches!(o.kind, OpKind::Gemm | OpKind::Experts | OpKind::Attention) {
+                kernels += o.calls;
+            }
+        }
+        s.launches = kernels * self.per_call + l * self.per_layer;
+        s.ops = ops;
+        Ok(s)
+    }
+}
+
+/// Tokens Neuron's blockwise expert kernels pad each touched expert's share to (NxD
+/// Inference's default block for its blockwise MoE kernels; an assumption where a
+/// deployment sets its own).
+pub const NEURON_EXPERT_BLOCK: f64 = 128.0;
+
+/// Expert load imbalance at one routed token a rank: the busiest of the ranks receives
+/// `1 + IMBALANCE ÷ √(tokens a rank)` times the mean. With routing as random as a balanced
+/// router makes it, the largest of `ep` multinomial shares exceeds the mean by about
+/// √(2 ln ep ÷ tokens); 2 is that for the 8 to 64 ranks of today's deployments (an
+/// assumption: real routers skew more on some prompts).
+pub const IMBALANCE: f64 = 2.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::{domain_of, find_model, infer, InferConfig};
+
+    fn on_gb200(model: &str, attn_dp: u32, ep: u32) -> crate::workload::InferReport {
+        let (cl, chip) = domain_of("gb200-nvl72");
+        let cfg = InferConfig {
+            tp: Some(8),
+            attn_dp: Some(attn_dp),
+            ep: Some(ep),
+            ..InferConfig::new(find_model(model).unwrap(), Dtype::Fp4, 512, 1024, 1024)
+        };
+        infer(&cl, &chip, &cfg).unwrap()
+    }
+
+    #[test]
+    fn a_deepseek_decode_step_is_its_operations_timed_from_kernel_tables() {
+        // DeepSeek-V3 in FP4 on GB200, attention data-parallel 8 × expert-parallel 8.
+        let r = on_gb200("deepseek-v3", 8, 8);
+        let s = &r.decode_ops;
+        assert!(s.measured() >= 2, "{:?}", s.ops);
+        for name in [
+            "expert dispatch (all-to-all)",
+            "expert combine (all-to-all)",
+        ] {
+            let o = s.ops.iter().find(|o| o.name == name).expect(name);
+            assert_eq!(o.kind, OpKind::Collective);
+            assert!(o.seconds > 0.0);
+        }
+        // The experts come from GB200's NVFP4 table, cited.
+        let e = s.ops.iter().find(|o| o.kind == OpKind::Experts).unwrap();
+        match &e.source {
+            OpSource::Measured { url, format, .. } => {
+                assert!(url.contains("gb200") && format == "nvfp4", "{url} {format}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // The step is the sum of its operations and launches: the decode step reported.
+        let sum: f64 = s.ops.iter().map(|o| o.seconds).sum::<f64>() + s.launches;
+        assert!((sum - s.total()).abs() < 1e-12);
+        assert!((r.decode_step.get() - s.total()).abs() < 1e-9 * s.total());
+        // No operation is faster than the chip's roofline allows.
+        let (_, chip) = domain_of("gb200-nvl72");
+        let peak = chip.dense(Dtype::Fp4).unwrap().get();
+        for o in s.ops.iter().filter(|o| o.kind != OpKind::Collective) {
+            let floor = (o.flops / peak).max(o.bytes / chip.hbm_bandwidth.value.get());
+            assert!(
+                o.seconds >= floor * 0.999,
+                "{}: {} < {floor}",
+                o.name,
+                o.seconds
+            );
+        }
+    }
+
+    #[test]
+    fn attention_data_parallelism_splits_the_sequences_and_their_caches() {
+        // DeepSeek-R1: DeepSeek-V3's shape with its latent attention.
+        let (tp, dp) = (on_gb200("deepseek-r1", 1, 8), on_gb200("deepseek-r1", 8, 8));
+        // Each group holds an eighth of the sequences' caches; the latent cache is whole on
+        // every chip of a tensor-parallel group.
+        assert!((dp.memory.kv_cache / tp.memory.kv_cache - 1.0 / 8.0).abs() < 1e-9);
+        // Attention's weights are copied into each group: more weight bytes a chip.
+        assert!(dp.memory.weights > tp.memory.weights);
+        // Without tensor parallelism in attention there is no all-reduce.
+        assert!(!dp
+            .decode_ops
+            .ops
+            .iter()
+            .any(|o| o.name == "tensor-parallel all-reduce"));
+        assert!(tp
+            .decode_ops
+            .ops
+            .iter()
+            .any(|o| o.name == "tensor-parallel all-reduce"));
+    }
+
+    #[test]
+    fn a_layout_that_does_not_divide_the_chips_is_named() {
+        let (cl, chip) = domain_of("gb200-nvl72");
+        let cfg = InferConfig {
+            tp: Some(8),
+            attn_dp: Some(3),
+            ..InferConfig::new(
+                find_model("deepseek-v3").unwrap(),
+                Dtype::Fp4,
+                64,
+                1024,
+                1024,
+            )
+        };
+        let e = infer(&cl, &chip, &cfg).unwrap_err().to_string();
+        assert!(e.contains("attention data-parallel degree 3"), "{e}");
+    }
+}
