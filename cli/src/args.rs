@@ -172,6 +172,13 @@ pub struct ServingArgs {
     #[arg(long, value_name = "H", default_value_t = 0.0, allow_hyphen_values = true,
           value_parser = parse::rate())]
     pub prefix_hit: f64,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+}
+
+/// How a serving replica spreads a mixture of experts over its chips.
+#[derive(Args, Debug)]
+pub struct LayoutArgs {
     /// Attention data-parallel degree: the replica's sequences split over this many groups
     /// of chips, each running attention tensor-parallel (default: the serving search's)
     #[arg(long, value_name = "D", allow_hyphen_values = true, value_parser = parse::keyed("wadp"))]
@@ -202,8 +209,8 @@ impl ServingArgs {
             draft_tokens: self.draft,
             acceptance: self.acceptance,
             prefix_hit: self.prefix_hit,
-            attn_dp: self.attn_dp,
-            ep: self.ep,
+            attn_dp: self.layout.attn_dp,
+            ep: self.layout.ep,
             ..cfg
         }
     }

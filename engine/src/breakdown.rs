@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use crate::job::{self, Job};
 use crate::roofline::Roofline;
 use crate::source::Source;
+use crate::workload::ops::OpSource;
 use crate::workload::{TrainReport, WorkloadError};
 
 /// The training step's row of the query, key and value projections.
@@ -108,6 +109,8 @@ pub struct Op {
     pub of_peak: f64,
     /// Where its efficiency comes from.
     pub source: Origin,
+    /// The kernel table its time is read from, when it is (`source` is then measured).
+    pub kernel_source: Option<String>,
 }
 
 impl Op {
@@ -192,6 +195,7 @@ pub fn split_train(
                 0.0
             },
             source: origin,
+            kernel_source: None,
         }
     };
     let comm = |name: &str, time: f64, bound: Bound| Op {
@@ -203,6 +207,7 @@ pub fn split_train(
         bound,
         of_peak: 0.0,
         source: Origin::Modelled,
+        kernel_source: None,
     };
     let g = &p.gemms;
     let mlp = if moe { EXPERTS } else { MLP };
@@ -280,6 +285,7 @@ pub fn split_train(
             bound: Bound::Overhead,
             of_peak: 0.0,
             source: Origin::Fitted,
+            kernel_source: None,
         },
         comm("pipeline bubble", t.bubble.get(), Bound::Latency),
         comm(
@@ -324,6 +330,107 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
         return Ok(None);
     };
     let peak = Roofline::dense(&chip, j.dtype).map_or(0.0, |r| r.peak.get());
+    if !i.decode_ops.ops.is_empty() {
+        let bw = chip.hbm_bandwidth.value.get();
+        // A graph's operations are the model itself: one pass of each, scaled to what the
+        // report gives (the prefill's passes, the decode step per output token).
+        let rows = |s: &crate::workload::ops::Step, scale: f64| -> Vec<Op> {
+            let mut v: Vec<Op> = s
+                .ops
+                .iter()
+                .map(|o| {
+                    let (bound, source, kernel_source) = match &o.source {
+                        OpSource::Fabric => (Bound::Communication, Origin::Modelled, None),
+                        src => (
+                            if o.flops / peak.max(1.0) >= o.bytes / bw {
+                                Bound::Compute
+                            } else {
+                                Bound::Memory
+                            },
+                            if let OpSource::Measured { .. } = src {
+                                Origin::Measured
+                            } else {
+                                Origin::Modelled
+                            },
+                            match src {
+                                OpSource::Measured { source, url, .. } => {
+                                    Some(alloc::format!("{source} ({url})"))
+                                }
+                                _ => None,
+                            },
+                        ),
+                    };
+                    Op {
+                        name: o.name.into(),
+                        count: o.calls * scale,
+                        flop: o.flops * scale,
+                        bytes: if bound == Bound::Communication {
+                            0.0
+                        } else {
+                            o.bytes * scale
+                        },
+                        time_s: o.seconds * scale,
+                        bound,
+                        of_peak: if o.seconds > 0.0 && peak > 0.0 {
+                            o.flops / o.seconds / peak
+                        } else {
+                            0.0
+                        },
+                        source,
+                        kernel_source,
+                    }
+                })
+                .collect();
+            v.push(Op {
+                name: "kernel launches and fixed costs".into(),
+                count: scale,
+                flop: 0.0,
+                bytes: 0.0,
+                time_s: s.launches * scale,
+                bound: Bound::Overhead,
+                of_peak: 0.0,
+                source: Origin::Fitted,
+                kernel_source: None,
+            });
+            v
+        };
+        let (p, d) = (&i.prefill_ops, &i.decode_ops);
+        let pre_scale = if p.total() > 0.0 {
+            i.prefill.get() / p.total()
+        } else {
+            0.0
+        };
+        let draft = i.decode_parts.draft.get();
+        let dec_scale = if d.total() > 0.0 {
+            (i.decode_step.get() - draft) / d.total()
+        } else {
+            0.0
+        };
+        let mut dec = rows(d, dec_scale);
+        if draft > 0.0 {
+            dec.push(Op {
+                name: "drafting (speculative decoding)".into(),
+                count: 1.0,
+                flop: 0.0,
+                bytes: 0.0,
+                time_s: draft,
+                bound: Bound::Compute,
+                of_peak: 0.0,
+                source: Origin::Modelled,
+                kernel_source: None,
+            });
+        }
+        return Ok(Some((
+            Part {
+                total_s: i.prefill.get(),
+                ops: rows(p, pre_scale),
+            },
+            Part {
+                total_s: i.decode_step.get(),
+                ops: dec,
+            },
+        )));
+    }
     // The weights a token's GEMMs touch, in three groups: the attention projections, the MLPs
     // (or experts) and the output head. Their FLOPs and the weights they stream are in the
     // same proportion.
@@ -353,6 +460,7 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
             0.0
         },
         source: Origin::Fitted,
+        kernel_source: None,
     };
     let plain = |name: &str, time: f64, bound: Bound, source: Origin| Op {
         name: name.into(),
@@ -363,6 +471,7 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
         bound,
         of_peak: 0.0,
         source,
+        kernel_source: None,
     };
     // The prefill: its forward passes split between the weight GEMMs and attention over the
     // prompt, by their FLOPs; then its exchanges and launches.
@@ -391,6 +500,7 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
             0.0
         },
         source: Origin::Modelled,
+        kernel_source: None,
     });
     pre.push(plain(
         "tensor-parallel all-reduces",
@@ -430,6 +540,7 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
             0.0
         },
         source: Origin::Modelled,
+        kernel_source: None,
     });
     dec.push(plain(
         "GEMM launches and fixed costs",

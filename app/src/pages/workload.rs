@@ -278,6 +278,7 @@ pub fn WorkloadPage() -> impl IntoView {
                                         <Derived text=format!("{} tok/s per chip · {} per cluster · {}/token", thousands(i.tokens_per_s_per_chip), thousands(i.tokens_per_s), i.latency_per_token)
                                             formula=format!("{} chips per replica × {} replicas; decode is {}-bound; prefill of a batch {}. {}", i.chips_needed, i.replicas, i.decode_bound, i.prefill, i.formula)/>
                                         {serve_band}
+                                        {decode_ops(&i)}
                                     }.into_any(),
                                     None => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
                                 }}
@@ -410,4 +411,51 @@ fn Card(
             <div class="result-value">{children()}</div>
         </div>
     }
+}
+
+/// A decode step timed operation by operation, as a table folded under its summary: each
+/// operation's time on one chip and where it comes from (a measured kernel table, named in
+/// its tooltip; the roofline; the fabric). Nothing where the step is one GEMM term.
+fn decode_ops(i: &workload::InferReport) -> Option<impl IntoView> {
+    let s = &i.decode_ops;
+    if s.ops.is_empty() {
+        return None;
+    }
+    let rows: Vec<_> = s
+        .ops
+        .iter()
+        .map(|o| {
+            let title = match &o.source {
+                workload::ops::OpSource::Measured { source, url, format } => {
+                    format!("{format} kernel table: {source} ({url})")
+                }
+                workload::ops::OpSource::Roofline => {
+                    "no kernel table for this chip: its FLOPs at the serving rate or its bytes at the serving bandwidth".to_string()
+                }
+                workload::ops::OpSource::Fabric => "the collective model over the fabric the group crosses".to_string(),
+            };
+            view! {
+                <tr data-source=o.source.id()>
+                    <th scope="row">{o.name}</th>
+                    <td class="num">{format!("{}", engine::Seconds::new(o.seconds))}</td>
+                    <td title=title>{o.source.id()}</td>
+                    <td>{format!("{} × {}", o.calls, o.shape)}</td>
+                </tr>
+            }
+        })
+        .collect();
+    Some(view! {
+        <details class="small-note block" id="decode-ops" data-measured=s.measured().to_string()>
+            <summary>{format!(
+                "One decode step, {} operations ({} from measured kernel tables) · attention data-parallel {} × expert-parallel {}",
+                s.ops.len(), s.measured(), i.layout.attn_dp, i.layout.ep
+            )}</summary>
+            <div class="table-wrap"><table class="grid">
+                <thead><tr><th scope="col">"operation"</th><th scope="col">"time a step"</th><th scope="col">"source"</th><th scope="col">"calls × shape"</th></tr></thead>
+                <tbody>{rows}
+                    <tr><th scope="row">"kernel launches"</th><td class="num">{format!("{}", engine::Seconds::new(s.launches))}</td><td>"fitted"</td><td></td></tr>
+                </tbody>
+            </table></div>
+        </details>
+    })
 }

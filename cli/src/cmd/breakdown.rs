@@ -50,11 +50,15 @@ impl Run for Args {
 }
 
 fn op_json(o: &Op) -> Value {
-    json!({
+    let mut v = json!({
         "name": o.name, "count": o.count, "flop": o.flop, "bytes": o.bytes,
         "intensity_flop_per_byte": o.intensity(), "time_s": o.time_s, "bound": o.bound.id(),
         "of_peak": o.of_peak, "source": o.source.id(),
-    })
+    });
+    if let Some(k) = &o.kernel_source {
+        v["kernel_source"] = json!(k);
+    }
+    v
 }
 
 fn part_json(p: &Part) -> Value {

@@ -6,7 +6,7 @@ use engine::{workload, Dtype};
 use serde_json::{json, Value};
 
 use super::Run;
-use crate::args::{Json, LengthArgs, ModelArgs, Placement, SloArgs};
+use crate::args::{self, Json, LengthArgs, ModelArgs, Placement, SloArgs};
 use crate::error::Error;
 use crate::parse;
 use crate::report::{Format, Report};
@@ -33,6 +33,8 @@ pub struct Args {
     /// Chips per replica, tensor parallel (default: the fewest that hold the weights)
     #[arg(long, value_name = "T", allow_hyphen_values = true, value_parser = parse::count())]
     tp: Option<u32>,
+    #[command(flatten)]
+    layout: args::LayoutArgs,
     /// Requests per second arriving at the replica (for sessions, their turns)
     #[arg(long, value_name = "R", allow_hyphen_values = true, value_parser = parse::keyed_number("wsrate"))]
     rate: f64,
@@ -111,6 +113,8 @@ impl Run for Args {
         let (p, o) = (self.lengths.prompt, self.lengths.output);
         let mut icfg = workload::InferConfig::new(model, self.dtype, 1, p, o);
         icfg.tp = self.tp;
+        icfg.attn_dp = self.layout.attn_dp;
+        icfg.ep = self.layout.ep;
         // Neuron runs the graphs compiled for the replica's sequences, alone or full.
         if chip.runs_neuron() {
             icfg.compiled = Some(workload::Compiled {

@@ -181,14 +181,14 @@ impl Step {
 }
 
 /// Everything an operation's time depends on besides its shape.
-#[derive(Clone, Debug)]
-pub struct Graph<'a> {
+#[derive(Clone, Debug, PartialEq)]
+pub struct Graph {
     /// The model.
-    pub model: &'a Model,
+    pub model: Model,
     /// The chip.
-    pub chip: &'a Chip,
+    pub chip: Chip,
     /// The cluster (for collectives).
-    pub cluster: &'a Cluster,
+    pub cluster: Cluster,
     /// Compute format of the GEMMs.
     pub dtype: Dtype,
     /// Format the weights are stored in.
@@ -253,7 +253,7 @@ fn measured(t: &KernelTable) -> OpSource {
 }
 
 /// The tables a graph uses, looked up once.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Tables {
     gemm: Option<KernelTable>,
     experts: Option<KernelTable>,
@@ -293,21 +293,21 @@ fn tables(model: &Model, chip: &Chip, dtype: Dtype, weights: Dtype, prefill: boo
     }
 }
 
-impl<'a> Graph<'a> {
+impl Graph {
     /// A graph of `model` on `chip` in `layout`, its tables looked up once.
     #[allow(clippy::too_many_arguments)]
     #[must_use]
     pub fn new(
-        model: &'a Model,
-        chip: &'a Chip,
-        cluster: &'a Cluster,
+        model: Model,
+        chip: Chip,
+        cluster: Cluster,
         (dtype, weight_dtype, kv_elem): (Dtype, Dtype, f64),
         layout: ServeLayout,
         (peak, bw): (f64, f64),
         (per_call, per_layer): (f64, f64),
     ) -> Self {
-        let decode = tables(model, chip, dtype, weight_dtype, false);
-        let prefill = tables(model, chip, dtype, weight_dtype, true);
+        let decode = tables(&model, &chip, dtype, weight_dtype, false);
+        let prefill = tables(&model, &chip, dtype, weight_dtype, true);
         Graph {
             model,
             chip,
@@ -392,7 +392,7 @@ impl<'a> Graph<'a> {
             .chips
             .div_ceil(self.cluster.system.chips())
             .max(1);
-        let one = group_collective(self.cluster, op, ranks, nodes, Bytes::new(bytes))?;
+        let one = group_collective(&self.cluster, op, ranks, nodes, Bytes::new(bytes))?;
         Ok(Some(StepOp {
             name,
             kind: OpKind::Collective,
@@ -408,7 +408,7 @@ impl<'a> Graph<'a> {
     /// Attention of `seqs` sequences on one attention group's chip: decode (one query token a
     /// sequence, `ctx` tokens of context) or prefill (`ctx` tokens each, causal).
     fn attention(&self, t: &Tables, seqs: f64, ctx: f64, queries: f64, prefill: bool) -> StepOp {
-        let m = self.model;
+        let m = &self.model;
         let ta = f64::from(self.layout.attn_tp());
         let l = f64::from(m.layers);
         let kv_per_token = m.kv_bytes_per_token(Dtype::Bf16) / 2.0 * self.kv_elem / l;
@@ -520,7 +520,7 @@ impl<'a> Graph<'a> {
     /// model's experts, at the same tokens per expert (which sets the kernels' efficiency)
     /// and scaled by the expert weights a rank holds.
     fn experts(&self, t: &Tables, tokens: f64) -> StepOp {
-        let m = self.model;
+        let m = &self.model;
         let (e, k) = (f64::from(m.experts), f64::from(m.active_experts));
         let ep = f64::from(self.layout.ep);
         let te = f64::from(self.layout.expert_tp());
@@ -578,6 +578,32 @@ impl<'a> Graph<'a> {
         }
     }
 
+    /// The part of a step of `tokens` new tokens (decoded and prefilled) that its tokens
+    /// alone set: every operation but attention (GEMMs, experts, collectives, elementwise
+    /// work and launches), on one chip.
+    ///
+    /// # Errors
+    /// As [`Graph::pass`].
+    pub fn token_bound(&self, tokens: f64) -> Result<f64, WorkloadError> {
+        if tokens <= 0.0 {
+            return Ok(0.0);
+        }
+        let s = self.pass(tokens, 1.0, 1.0, false)?;
+        Ok(s.total() - s.attention)
+    }
+
+    /// Decode attention of `seqs` sequences over `ctx` tokens of context each, on one chip of
+    /// the attention group holding them (every layer).
+    #[must_use]
+    pub fn decode_attention(&self, seqs: f64, ctx: f64) -> f64 {
+        if seqs <= 0.0 {
+            return 0.0;
+        }
+        let dp = f64::from(self.layout.attn_dp);
+        self.attention(&self.decode, seqs / dp, ctx, 1.0, false)
+            .seconds
+    }
+
     /// One forward pass of a replica: `seqs` sequences, `tokens` new tokens each, attending
     /// to `ctx` tokens (decode), or prompts of `tokens` tokens (prefill).
     ///
@@ -591,7 +617,7 @@ impl<'a> Graph<'a> {
         prefill: bool,
     ) -> Result<Step, WorkloadError> {
         self.layout.check()?;
-        let m = self.model;
+        let m = &self.model;
         let t = if prefill { &self.prefill } else { &self.decode };
         let (dp, ta) = (
             f64::from(self.layout.attn_dp),

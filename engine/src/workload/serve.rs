@@ -364,6 +364,8 @@ pub struct StepModel {
     /// step runs the graph's batch at the bucket of its longest context, and each prompt is
     /// prefilled alone, padded to its bucket.
     pub compiled: Option<Compiled>,
+    /// The step as the operations it runs, when it is timed so ([`InferConfig::graph`]).
+    pub graph: Option<Graph>,
 }
 
 impl StepModel {
@@ -383,11 +385,16 @@ impl StepModel {
         (m.params_total() - routed_all + touched * per_expert) * self.weight_bytes
     }
 
-    /// The tensor-parallel exchanges of one pass over `tokens` tokens.
+    /// The tensor-parallel exchanges of one pass over `tokens` tokens; for a step timed as
+    /// its operations, everything its tokens alone set (every operation but attention), which
+    /// a simulation looks up by the step's tokens as it does the exchanges.
     ///
     /// # Errors
     /// A collective that cannot run on the replica's chips.
     pub fn exchanges(&self, tokens: f64) -> Result<f64, WorkloadError> {
+        if let Some(g) = &self.graph {
+            return g.token_bound(tokens);
+        }
         let (m, tp, cluster) = (&self.model, self.tp, &self.cluster);
         let t = f64::from(tp);
         Ok(match (tp > 1, self.expert_parallel && m.experts > 0) {
@@ -485,6 +492,16 @@ impl StepModel {
         let tokens = decode + prefill;
         if tokens <= 0.0 {
             return 0.0;
+        }
+        if let Some(g) = &self.graph {
+            // The token-bound operations, decode attention from the chip's tables, and the
+            // prefill chunks' attention (their FLOPs beyond the weights') at the roofline.
+            let pre_attn = (prefill_flops - prefill * 2.0 * self.model.params_active()).max(0.0);
+            return exchanges
+                + g.decode_attention(decode, if decode > 0.0 { att / decode } else { 0.0 })
+                + pre_attn / t / self.peak
+                + self.state_io(decode)
+                + self.indexer(1.0, indexed);
         }
         let flops = decode * self.decode_gemm_flops(if decode > 0.0 { att / decode } else { 0.0 })
             + prefill_flops;
@@ -648,6 +665,17 @@ pub(crate) fn infer_with(
             buckets: &[],
         })
     });
+    let graph = cfg.graph().then(|| {
+        Graph::new(
+            m.clone(),
+            chip.clone(),
+            cluster.clone(),
+            (cfg.dtype, cfg.weight_dtype.unwrap_or(cfg.dtype), kv_elem),
+            layout,
+            (peak, bw),
+            (eff.per_gemm.value.get(), neuron),
+        )
+    });
     let sm = StepModel {
         model: m.clone(),
         cluster: cluster.clone(),
@@ -662,7 +690,9 @@ pub(crate) fn infer_with(
         kv_capacity,
         state_bytes: m.linear_state() * kv_elem,
         compiled,
+        graph,
     };
+    let graph = &sm.graph;
     let streamed = |tokens: f64| sm.streamed(tokens);
     let (b_run, ctx_run) = match compiled {
         Some(c) => (b.max(f64::from(c.batch)), c.bucket(mean_ctx)),
@@ -676,17 +706,6 @@ pub(crate) fn infer_with(
     let attn_flops = sm.decode_attention_flops(ctx_run);
     let gemm_flops = b_run * sm.decode_gemm_flops(ctx_run) / t;
     let exchanges = |tokens: f64| sm.exchanges(tokens);
-    let graph = cfg.graph().then(|| {
-        Graph::new(
-            m,
-            chip,
-            cluster,
-            (cfg.dtype, cfg.weight_dtype.unwrap_or(cfg.dtype), kv_elem),
-            layout,
-            (peak, bw),
-            (eff.per_gemm.value.get(), neuron),
-        )
-    });
     let graph_pass = |n: f64| -> Result<Option<Step>, WorkloadError> {
         graph
             .as_ref()
