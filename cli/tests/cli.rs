@@ -1578,14 +1578,21 @@ fn kernel_data_lists_sourced_tables_and_reads_a_gemm() {
             .starts_with("https://github.com/"));
         assert!(!t["license"].as_str().unwrap().is_empty());
     }
-    let gemm_on = |chip: &str| {
+    let gemm_on = |chip: &str, key: &str| {
         tables
             .iter()
-            .any(|t| t["chip"] == chip && t["op"] == "gemm" && t["points"].as_u64() >= Some(4))
+            .any(|t| t["chip"] == chip && t["op"] == "gemm" && t[key].as_u64() >= Some(4))
     };
-    for chip in ["h100-sxm", "h200", "b200", "mi300x", "mi355x"] {
-        assert!(gemm_on(chip), "{chip}");
+    // Measured on NVIDIA, AMD and Google; Trainium's GEMMs modelled (AWS publishes none by
+    // shape), and said so.
+    for chip in ["h100-sxm", "h200", "b200", "mi300x", "mi355x", "tpu-v7"] {
+        assert!(gemm_on(chip, "measured_points"), "{chip}");
     }
+    assert!(gemm_on("trn2", "points") && !gemm_on("trn2", "measured_points"));
+    assert!(tables
+        .iter()
+        .filter(|t| t["chip"] == "trn2")
+        .all(|t| t["kind"] == "modelled"));
     // aiconfigurator's H100 FP8 GEMM at M = 4,096, N = K = 8,192: 0.44660 ms.
     let g = json(&[
         "kernel-data",

@@ -347,13 +347,13 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
                             } else {
                                 Bound::Memory
                             },
-                            if let OpSource::Measured { .. } = src {
+                            if src.id() == "measured" {
                                 Origin::Measured
                             } else {
                                 Origin::Modelled
                             },
                             match src {
-                                OpSource::Measured { source, url, .. } => {
+                                OpSource::Table { source, url, .. } => {
                                     Some(alloc::format!("{source} ({url})"))
                                 }
                                 _ => None,

@@ -81,8 +81,10 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "mi355x_gemm_mxfp4",
     "mi355x_grouped-gemm_fp8-block",
     "mi355x_grouped-gemm_mxfp4-w4a16",
+    "tpu-v7_gemm_bf16",
+    "trn2_gemm_bf16",
 );
-const FILES: usize = 63;
+const FILES: usize = 65;
 
 /// What a table times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,6 +154,10 @@ pub struct KernelTable {
     pub url: String,
     /// Its license.
     pub license: String,
+    /// Whether its times were measured on the chip (`measured`) or worked out by a model of
+    /// it (`modelled`: Trainium's, by the NeuronCore simulator, where nothing measured is
+    /// published).
+    pub kind: String,
     /// When it was committed or measured.
     pub date: String,
     /// The shape held fixed, as numbers by name (`experts`, `topk`, `local` for grouped
@@ -227,7 +233,14 @@ pub fn parse(text: &str) -> Result<KernelTable, TableError> {
             fixed.push((k.trim().to_string(), v));
         }
     }
+    let kind = key("kind").unwrap_or_else(|_| "measured".to_string());
+    if !matches!(kind.as_str(), "measured" | "modelled") {
+        return Err(bad(alloc::format!(
+            "kind '{kind}' is neither measured nor modelled"
+        )));
+    }
     Ok(KernelTable {
+        kind,
         fixed,
         chip: key("chip")?,
         op,
@@ -351,17 +364,24 @@ impl KernelTable {
     /// A GEMM's time from the table (a GEMM table only): along `m` on a measured (N, K) shape
     /// (log-log; past the last M its rate held), and for another shape between the measured
     /// ones by their weights' size `n × k` (the time per weight element, log-log), holding
-    /// the nearest shape's beyond them. At a measured point, its measured time.
+    /// the nearest shape's beyond them. At a measured point, its measured time. `None` below
+    /// the fewest rows any shape was measured at.
     #[must_use]
     pub fn gemm_seconds(&self, m: f64, n: f64, k: f64) -> Option<f64> {
         if self.op != KernelOp::Gemm || !(m >= 1.0 && n >= 1.0 && k >= 1.0) {
             return None;
         }
+        // The shapes measured at `m` rows or fewer: below a shape's fewest rows nothing
+        // says how its time falls, so it is not used there (and with no shape left, neither
+        // is the table).
         let mut shapes: Vec<(f64, f64)> = Vec::new();
         for p in &self.points {
-            if !shapes.iter().any(|s| s.0 == p[1] && s.1 == p[2]) {
+            if p[0] <= m && !shapes.iter().any(|s| s.0 == p[1] && s.1 == p[2]) {
                 shapes.push((p[1], p[2]));
             }
+        }
+        if shapes.is_empty() {
+            return None;
         }
         // A shape's time at `m`, along its measured M.
         let on = |sn: f64, sk: f64| {

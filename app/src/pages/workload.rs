@@ -426,7 +426,7 @@ fn decode_ops(i: &workload::InferReport) -> Option<impl IntoView> {
         .iter()
         .map(|o| {
             let title = match &o.source {
-                workload::ops::OpSource::Measured { source, url, format } => {
+                workload::ops::OpSource::Table { source, url, format, .. } => {
                     format!("{format} kernel table: {source} ({url})")
                 }
                 workload::ops::OpSource::Roofline => {

@@ -155,10 +155,11 @@ pub fn ops_json(s: &workload::ops::Step) -> Value {
                 "bytes": o.bytes,
                 "source": o.source.id(),
             });
-            if let workload::ops::OpSource::Measured {
+            if let workload::ops::OpSource::Table {
                 source,
                 url,
                 format,
+                ..
             } = &o.source
             {
                 v["kernel_source"] = json!(source);

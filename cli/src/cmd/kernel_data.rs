@@ -95,7 +95,9 @@ impl Report for KernelData {
             .map(|t| {
                 json!({
                     "chip": t.chip, "op": t.op.id(), "dtype": t.format, "shape": t.shape,
-                    "dims": t.dims, "points": t.points.len(), "source": t.source,
+                    "dims": t.dims, "points": t.points.len(), "kind": t.kind,
+                    "measured_points": if t.kind == "measured" { t.points.len() } else { 0 },
+                    "source": t.source,
                     "kernel_source": t.url, "license": t.license, "date": t.date,
                 })
             })
@@ -109,16 +111,17 @@ impl Report for KernelData {
 
     fn text(&self) -> Option<String> {
         let mut s = format!(
-            "{:<9} {:<18} {:<12} {:>6}  source\n",
-            "chip", "kernel", "format", "points"
+            "{:<9} {:<18} {:<12} {:>6} {:<9} source\n",
+            "chip", "kernel", "format", "points", "kind"
         );
         for t in &self.tables {
             s += &format!(
-                "{:<9} {:<18} {:<12} {:>6}  {}\n",
+                "{:<9} {:<18} {:<12} {:>6} {:<9} {}\n",
                 t.chip,
                 t.op.id(),
                 t.format,
                 t.points.len(),
+                t.kind,
                 t.url
             );
         }
@@ -135,10 +138,18 @@ impl Report for KernelData {
                 t.url
             );
         }
+        let measured = |kind: &str| {
+            self.tables
+                .iter()
+                .filter(|t| t.kind == kind)
+                .map(|t| t.points.len())
+                .sum::<usize>()
+        };
         s += &format!(
-            "{} tables, {} measured points; figures as published, interpolated between shapes and never past the roofline.",
+            "{} tables, {} measured points and {} modelled (Trainium's, by the NeuronCore simulator); figures as published, interpolated between shapes and never past the roofline.",
             self.tables.len(),
-            self.tables.iter().map(|t| t.points.len()).sum::<usize>()
+            measured("measured"),
+            measured("modelled")
         );
         Some(s)
     }

@@ -99,8 +99,11 @@ impl OpKind {
 /// Where an operation's time comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OpSource {
-    /// A published kernel table of the chip: its source and file.
-    Measured {
+    /// A kernel table of the chip: measured and published, or (Trainium's) modelled by the
+    /// NeuronCore simulator; its source and file.
+    Table {
+        /// `measured` or `modelled`.
+        kind: String,
         /// The table's source in words.
         source: String,
         /// The table's file at its commit.
@@ -119,7 +122,8 @@ impl OpSource {
     #[must_use]
     pub fn id(&self) -> &'static str {
         match self {
-            OpSource::Measured { .. } => "measured",
+            OpSource::Table { kind, .. } if kind == "modelled" => "modelled",
+            OpSource::Table { .. } => "measured",
             OpSource::Roofline => "roofline",
             OpSource::Fabric => "fabric",
         }
@@ -170,12 +174,12 @@ impl Step {
     pub fn total(&self) -> f64 {
         self.gemm + self.attention + self.elementwise + self.comm + self.launches
     }
-    /// Operations timed from a kernel table.
+    /// Operations timed from a measured kernel table.
     #[must_use]
     pub fn measured(&self) -> usize {
         self.ops
             .iter()
-            .filter(|o| matches!(o.source, OpSource::Measured { .. }))
+            .filter(|o| o.source.id() == "measured")
             .count()
     }
 }
@@ -245,7 +249,8 @@ fn table(chip: &Chip, op: KernelOp, formats: &[&str]) -> Option<KernelTable> {
 }
 
 fn measured(t: &KernelTable) -> OpSource {
-    OpSource::Measured {
+    OpSource::Table {
+        kind: t.kind.clone(),
         source: t.source.clone(),
         url: t.url.clone(),
         format: t.format.clone(),
@@ -832,7 +837,7 @@ mod tests {
         // The experts come from GB200's NVFP4 table, cited.
         let e = s.ops.iter().find(|o| o.kind == OpKind::Experts).unwrap();
         match &e.source {
-            OpSource::Measured { url, format, .. } => {
+            OpSource::Table { url, format, .. } => {
                 assert!(url.contains("gb200") && format == "nvfp4", "{url} {format}");
             }
             other => panic!("{other:?}"),
