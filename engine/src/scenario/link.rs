@@ -398,7 +398,7 @@ impl Scenario {
                     Ok(d) => s.job.dtype = d,
                     Err(e) => note("wdtype", format!("{e}; using BF16")),
                 },
-                "wnodes" | "wgbs" | "wbatch" | "wpr" | "wout" => match v.parse::<u32>() {
+                "wnodes" | "wgbs" | "wbatch" | "wpr" | "wout" | "wadp" | "wep" => match v.parse::<u32>() {
                     Ok(n) if k == "wnodes" && n > MAX_NODES => note(
                         k,
                         format!(
@@ -410,6 +410,8 @@ impl Scenario {
                         "wgbs" => s.job.global_batch = n,
                         "wpr" => s.job.prompt = n,
                         "wout" => s.job.output = n,
+                        "wadp" => s.job.attn_dp = Some(n),
+                        "wep" => s.job.ep = Some(n),
                         _ => s.job.batch = n,
                     },
                     _ => note(
@@ -594,25 +596,6 @@ impl Scenario {
                             Ok(d) => *slot = Some(d),
                             Err(e) => note(k, format!("{e}; the compute format is used")),
                         }
-                    }
-                }
-                "wadp" | "wep" => {
-                    let (lo, hi) = crate::keys::find(k).map_or((1.0, 1.0), |k| (k.min, k.max));
-                    match v.parse::<u32>() {
-                        Ok(n) if (lo..=hi).contains(&f64::from(n)) => {
-                            if k == "wadp" {
-                                s.job.attn_dp = Some(n);
-                            } else {
-                                s.job.ep = Some(n);
-                            }
-                        }
-                        _ => note(
-                            k,
-                            format!(
-                                "'{}' is not a whole number from {lo} to {hi}; the serving search chooses",
-                                clip(v)
-                            ),
-                        ),
                     }
                 }
                 "wdraft" => match v.parse::<u32>() {

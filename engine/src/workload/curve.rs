@@ -97,8 +97,8 @@ pub fn point(
 
 /// The layouts a replica of `chips` chips is tried in: the degrees `base` sets, else for a
 /// mixture of experts timed as a graph, attention tensor-parallel or data-parallel over the
-/// chips, with the experts spread over them (wide expert parallelism) or sliced across them;
-/// else the default.
+/// chips with the experts spread over them (wide expert parallelism), or everything sliced
+/// across them; else the default.
 fn layouts(base: &InferConfig, chips: u32) -> Vec<(Option<u32>, Option<u32>)> {
     if base.attn_dp.is_some()
         || base.ep.is_some()
@@ -108,11 +108,11 @@ fn layouts(base: &InferConfig, chips: u32) -> Vec<(Option<u32>, Option<u32>)> {
     {
         return alloc::vec![(base.attn_dp, base.ep)];
     }
-    let mut v = alloc::vec![(Some(1), Some(chips)), (Some(chips), Some(chips))];
-    if !base.expert_parallel {
-        v.push((Some(1), Some(1)));
-    }
-    v
+    alloc::vec![
+        (Some(1), Some(chips)),
+        (Some(chips), Some(chips)),
+        (Some(1), Some(1)),
+    ]
 }
 
 /// The 99th percentile of the sequences a replica holds when it holds `batch` on average

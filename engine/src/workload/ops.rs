@@ -524,7 +524,7 @@ impl Graph {
     /// tokens entering the layer across the replica. From a table measured on another
     /// model's experts, at the same tokens per expert (which sets the kernels' efficiency)
     /// and scaled by the expert weights a rank holds.
-    fn experts(&self, t: &Tables, tokens: f64) -> StepOp {
+    fn experts(&self, t: &Tables, tokens: f64, prefill: bool) -> StepOp {
         let m = &self.model;
         let (e, k) = (f64::from(m.experts), f64::from(m.active_experts));
         let ep = f64::from(self.layout.ep);
@@ -557,19 +557,18 @@ impl Graph {
                 measured(tb),
             ))
         });
-        let (one, source) = match got {
-            Some((s, src)) => (s.max(self.floor(self.dtype, flops, bytes)), src),
+        let (one, source, flops, bytes) = match got {
+            Some((s, src)) => (
+                s.max(self.floor(self.dtype, flops, bytes)),
+                src,
+                flops,
+                bytes,
+            ),
             None if self.chip.runs_neuron() => {
-                // Neuron's blockwise expert kernels pad each touched expert's tokens to a
-                // whole block and stream every expert a batch touches.
-                let per = (work / touched.max(1.0)).max(1.0);
-                let padded = touched * libm::ceil(per / NEURON_EXPERT_BLOCK) * NEURON_EXPERT_BLOCK;
-                (
-                    self.roof(2.0 * mats * padded * h * i, bytes),
-                    OpSource::Roofline,
-                )
+                let (f, b) = self.neuron_experts(tokens, prefill);
+                (self.roof(f, b), OpSource::Roofline, f, b)
             }
-            None => (self.roof(flops, bytes), OpSource::Roofline),
+            None => (self.roof(flops, bytes), OpSource::Roofline, flops, bytes),
         };
         StepOp {
             name: "experts (grouped GEMMs)",
@@ -580,6 +579,42 @@ impl Graph {
             flops: flops * calls,
             bytes: bytes * calls,
             source,
+        }
+    }
+
+    /// FLOPs and bytes of one MoE layer's experts on one chip as Neuron's kernels run them
+    /// (neuronx-distributed's `ExpertMLPs`): a prefill in blocks of [`NEURON_EXPERT_BLOCK`]
+    /// tokens, each expert's share padded to whole blocks and every block the kernel
+    /// provisions computed, ⌈(T·k − (E − 1)) ÷ block⌉ + E − 1 of them, each reading its
+    /// expert's weights; a decode step loading only the chosen experts' weights, token by
+    /// token and a copy for each (selective loading), until the batch's T·k choices reach
+    /// the E experts ([`NEURON_SELECTIVE_LOADING_THRESHOLD`]), past which every token runs
+    /// through every expert.
+    fn neuron_experts(&self, tokens: f64, prefill: bool) -> (f64, f64) {
+        let m = &self.model;
+        let (e, k) = (f64::from(m.experts), f64::from(m.active_experts));
+        let ep = f64::from(self.layout.ep);
+        let te = f64::from(self.layout.expert_tp());
+        let (h, i) = (m.d(), f64::from(m.expert_ffn) / te);
+        let mats = if m.gated { 3.0 } else { 2.0 };
+        let expert = mats * h * i * self.weight_dtype.bytes();
+        let act = tokens * h * 4.0 / ep;
+        if prefill {
+            let blocks =
+                (libm::ceil((tokens * k - (e - 1.0)) / NEURON_EXPERT_BLOCK)).max(0.0) + e - 1.0;
+            let here = blocks / ep;
+            (
+                2.0 * mats * here * NEURON_EXPERT_BLOCK * h * i,
+                here * expert + act,
+            )
+        } else if tokens * k / e >= NEURON_SELECTIVE_LOADING_THRESHOLD {
+            (
+                2.0 * mats * tokens * (e / ep) * h * i,
+                e / ep * expert + act,
+            )
+        } else {
+            let copies = tokens * k / ep;
+            (2.0 * mats * copies * h * i, copies * expert + act)
         }
     }
 
@@ -730,7 +765,7 @@ impl Graph {
                 ep,
                 own * copies * d * act,
             )?);
-            ops.push(self.experts(t, all));
+            ops.push(self.experts(t, all, prefill));
             ops.extend(self.collective(
                 "expert combine (all-to-all)",
                 Op::AllToAll,
@@ -792,10 +827,15 @@ impl Graph {
     }
 }
 
-/// Tokens Neuron's blockwise expert kernels pad each touched expert's share to (NxD
-/// Inference's default block for its blockwise MoE kernels; an assumption where a
-/// deployment sets its own).
-pub const NEURON_EXPERT_BLOCK: f64 = 128.0;
+/// Tokens Neuron's blockwise expert kernels pad each expert's share to in a prefill:
+/// neuronx-distributed's `DEFAULT_BLOCK_SIZE` (modules/moe, Neuron SDK 2.24 to 2.28), which
+/// optimum-neuron's mixtures of experts keep (a deployment may set its own).
+pub const NEURON_EXPERT_BLOCK: f64 = 512.0;
+
+/// Where Neuron's decode switches from loading only the experts chosen to running every
+/// expert: when a step's tokens × experts a token ÷ experts reaches it
+/// (neuronx-distributed's `DEFAULT_SELECTIVE_LOADING_THRESHOLD`).
+pub const NEURON_SELECTIVE_LOADING_THRESHOLD: f64 = 1.0;
 
 /// Expert load imbalance at one routed token a rank: the busiest of the ranks receives
 /// `1 + IMBALANCE ÷ √(tokens a rank)` times the mean. With routing as random as a balanced

@@ -201,19 +201,16 @@ impl InferConfig {
         self.op_graph && (self.model.experts > 0 || self.dtype == Dtype::Fp4)
     }
 
-    /// The layout of a replica of `chips` chips: the degrees set, or their defaults.
+    /// The layout of a replica of `chips` chips: the degrees set, or their defaults (on
+    /// Trainium, `neuron`, experts sliced over every chip, as Neuron's default
+    /// `moe_ep_degree` of 1 runs them).
     #[must_use]
-    pub fn layout(&self, chips: u32) -> ServeLayout {
+    pub fn layout(&self, chips: u32, neuron: bool) -> ServeLayout {
+        let wide = self.expert_parallel && self.model.experts > 0 && !neuron;
         ServeLayout {
             chips,
             attn_dp: self.attn_dp.unwrap_or(1),
-            ep: self
-                .ep
-                .unwrap_or(if self.expert_parallel && self.model.experts > 0 {
-                    chips
-                } else {
-                    1
-                }),
+            ep: self.ep.unwrap_or(if wide { chips } else { 1 }),
         }
     }
 }
@@ -589,7 +586,7 @@ pub(crate) fn infer_with(
             t
         }
     };
-    let layout = cfg.layout(tp);
+    let layout = cfg.layout(tp, chip.runs_neuron());
     if cfg.graph() {
         layout.check()?;
     }
