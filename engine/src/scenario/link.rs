@@ -140,12 +140,9 @@ impl Scenario {
             ("wrestart", j.restart_min),
             ("wckpt", j.ckpt_bytes_per_s),
             ("wimb", j.expert_imbalance),
+            ("wadp", j.attn_dp.map(f64::from)),
+            ("wep", j.ep.map(f64::from)),
         ] {
-            if let Some(x) = v {
-                q.push(format!("{k}={x}"));
-            }
-        }
-        for (k, v) in [("wadp", j.attn_dp), ("wep", j.ep)] {
             if let Some(x) = v {
                 q.push(format!("{k}={x}"));
             }
