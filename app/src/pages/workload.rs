@@ -152,6 +152,7 @@ pub fn WorkloadPage() -> impl IntoView {
                     let layout = r.train.layout;
                     let infer = r.infer.clone();
                     let serving = r.infer.clone();
+                    let ops_table = r.infer.as_ref().and_then(decode_ops);
                     let for_breakdown = r.clone();
                     let train_formula = r.train.formula.clone();
                     let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {} (ZeRO-{}), exposed context-parallel ring {}, pipeline sends {}; {}% of communication hidden ({}).",
@@ -278,7 +279,12 @@ pub fn WorkloadPage() -> impl IntoView {
                                         <Derived text=format!("{} tok/s per chip · {} per cluster · {}/token", thousands(i.tokens_per_s_per_chip), thousands(i.tokens_per_s), i.latency_per_token)
                                             formula=format!("{} chips per replica × {} replicas; decode is {}-bound; prefill of a batch {}. {}", i.chips_needed, i.replicas, i.decode_bound, i.prefill, i.formula)/>
                                         {serve_band}
-                                        {decode_ops(&i)}
+                                        {(!i.decode_ops.ops.is_empty()).then(|| view! {
+                                            <a class="small-note block" href="#decode-ops">{format!(
+                                                "timed operation by operation: {} operations, {} from measured kernel tables (below)",
+                                                i.decode_ops.ops.len(), i.decode_ops.measured()
+                                            )}</a>
+                                        })}
                                     }.into_any(),
                                     None => view! { <span class="na">"does not fit one scale-up domain"</span> }.into_any(),
                                 }}
@@ -346,6 +352,7 @@ pub fn WorkloadPage() -> impl IntoView {
                             {move || verdict.value.get().flatten().map(|(s, _)| s)}
                         </p>
                         <p class="small-note">{step_note}</p>
+                        {ops_table}
                         {(j.model_version < engine::job::MODEL_VERSION).then(|| view! {
                             <p class="notice" id="layout-model-note">
                                 "This link was made before pipeline sends were costed, before the layout search tried ZeRO-2/3 (FSDP) and context parallelism, and before mixtures of experts were served expert-parallel, so it opens as it was made. "
@@ -436,7 +443,7 @@ fn decode_ops(i: &workload::InferReport) -> Option<impl IntoView> {
             };
             view! {
                 <tr data-source=o.source.id()>
-                    <th scope="row">{o.name}</th>
+                    <th scope="row" style="text-align:left">{o.name}</th>
                     <td class="num">{format!("{}", engine::Seconds::new(o.seconds))}</td>
                     <td title=title>{o.source.id()}</td>
                     <td>{format!("{} × {}", o.calls, o.shape)}</td>
@@ -445,7 +452,7 @@ fn decode_ops(i: &workload::InferReport) -> Option<impl IntoView> {
         })
         .collect();
     Some(view! {
-        <details class="small-note block" id="decode-ops" data-measured=s.measured().to_string()>
+        <details class="decode-ops" id="decode-ops" data-measured=s.measured().to_string()>
             <summary>{format!(
                 "One decode step, {} operations ({} from measured kernel tables) · attention data-parallel {} × expert-parallel {}",
                 s.ops.len(), s.measured(), i.layout.attn_dp, i.layout.ep
@@ -453,7 +460,8 @@ fn decode_ops(i: &workload::InferReport) -> Option<impl IntoView> {
             <div class="table-wrap"><table class="grid">
                 <thead><tr><th scope="col">"operation"</th><th scope="col">"time a step"</th><th scope="col">"source"</th><th scope="col">"calls × shape"</th></tr></thead>
                 <tbody>{rows}
-                    <tr><th scope="row">"kernel launches"</th><td class="num">{format!("{}", engine::Seconds::new(s.launches))}</td><td>"fitted"</td><td></td></tr>
+                    <tr><th scope="row" style="text-align:left">"kernel launches"</th><td class="num">{format!("{}", engine::Seconds::new(s.launches))}</td><td>"fitted"</td><td></td></tr>
+                    <tr><th scope="row" style="text-align:left">"the step, on one chip"</th><td class="num">{format!("{}", engine::Seconds::new(s.total()))}</td><td></td><td>"operations one after another, collectives exposed"</td></tr>
                 </tbody>
             </table></div>
         </details>
