@@ -129,6 +129,20 @@ fn main() {
         20,
         || engine::job::evaluate(&moe),
     );
+    // A mixture of experts in FP4 served as deployed: each point's steps timed operation by
+    // operation from GB200's kernel tables, over three layouts a replica size.
+    let r1 = engine::job::Job {
+        system: "gb200-nvl72".into(),
+        nodes: 1,
+        model: "deepseek-r1".into(),
+        dtype: Dtype::Fp4,
+        ..engine::job::Job::default()
+    };
+    bench(
+        "job: evaluate DeepSeek-R1 FP4 on GB200 NVL72 (serving timed as operations)",
+        10,
+        || engine::job::evaluate(&r1),
+    );
     bench("job: tornado of the default job", 50, || {
         engine::job::tornado(&job, 0.2)
     });

@@ -353,8 +353,8 @@ pub fn serving(j: &Job) -> Result<Option<(Part, Part)>, WorkloadError> {
                                 Origin::Modelled
                             },
                             match src {
-                                OpSource::Table { source, url, .. } => {
-                                    Some(alloc::format!("{source} ({url})"))
+                                OpSource::Table(t) => {
+                                    Some(alloc::format!("{} ({})", t.source, t.url))
                                 }
                                 _ => None,
                             },

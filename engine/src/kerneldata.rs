@@ -6,6 +6,7 @@
 //! chip's roofline. Every figure is as published; none is fitted to an end-to-end run.
 
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::chip::Chip;
@@ -272,18 +273,29 @@ pub fn table_chip(chip: &str) -> &str {
     }
 }
 
-/// The table of `op` in `format` for `chip` (or the chip it stands for), read from its text
-/// alone: only the one file is parsed.
+/// Every table read once, in file order (with `std`: the tables are constants, so reading
+/// them again would give the same).
+#[cfg(feature = "std")]
+fn parsed() -> &'static [Option<Arc<KernelTable>>] {
+    static TABLES: std::sync::OnceLock<Vec<Option<Arc<KernelTable>>>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        TEXTS
+            .iter()
+            .map(|(_, t)| parse(t).ok().map(Arc::new))
+            .collect()
+    })
+}
+
+/// The table of `op` in `format` for `chip` (or the chip it stands for).
 #[must_use]
-pub fn find(chip: &str, op: KernelOp, format: &str) -> Option<KernelTable> {
+pub fn find(chip: &str, op: KernelOp, format: &str) -> Option<Arc<KernelTable>> {
     let chip = table_chip(chip);
-    TEXTS
-        .iter()
-        .find(|(name, _)| {
-            let mut p = name.splitn(3, '_');
-            p.next() == Some(chip) && p.next() == Some(op.id()) && p.next() == Some(format)
-        })
-        .and_then(|(_, text)| parse(text).ok())
+    let name = alloc::format!("{chip}_{}_{format}", op.id());
+    let i = TEXTS.iter().position(|(n, _)| *n == name)?;
+    #[cfg(feature = "std")]
+    return parsed()[i].clone();
+    #[cfg(not(feature = "std"))]
+    return parse(TEXTS[i].1).ok().map(Arc::new);
 }
 
 /// The catalog format a table's format is timed against: NVFP4 and MXFP4 as FP4, FP8 with
@@ -442,7 +454,13 @@ pub fn gemm_floor(chip: &Chip, dtype: Dtype, m: f64, n: f64, k: f64) -> Option<f
 /// The time of a GEMM on `chip` from its table in `format`, never below the roofline's floor
 /// ([`gemm_floor`]); `None` where the chip has no such table.
 #[must_use]
-pub fn gemm_time(chip: &Chip, format: &str, m: f64, n: f64, k: f64) -> Option<(f64, KernelTable)> {
+pub fn gemm_time(
+    chip: &Chip,
+    format: &str,
+    m: f64,
+    n: f64,
+    k: f64,
+) -> Option<(f64, Arc<KernelTable>)> {
     let table = find(&chip.id, KernelOp::Gemm, format)?;
     let t = table.gemm_seconds(m, n, k)?;
     let floor = compute_dtype(format).and_then(|d| gemm_floor(chip, d, m, n, k));

@@ -433,8 +433,8 @@ fn decode_ops(i: &workload::InferReport) -> Option<impl IntoView> {
         .iter()
         .map(|o| {
             let title = match &o.source {
-                workload::ops::OpSource::Table { source, url, format, .. } => {
-                    format!("{format} kernel table: {source} ({url})")
+                workload::ops::OpSource::Table(t) => {
+                    format!("{} {} kernel table: {} ({})", t.kind, t.format, t.source, t.url)
                 }
                 workload::ops::OpSource::Roofline => {
                     "no kernel table for this chip: its FLOPs at the serving rate or its bytes at the serving bandwidth".to_string()
@@ -446,7 +446,7 @@ fn decode_ops(i: &workload::InferReport) -> Option<impl IntoView> {
                     <th scope="row" style="text-align:left">{o.name}</th>
                     <td class="num">{format!("{}", engine::Seconds::new(o.seconds))}</td>
                     <td title=title>{o.source.id()}</td>
-                    <td>{format!("{} × {}", o.calls, o.shape)}</td>
+                    <td>{format!("{} × {}", o.calls, o.shape.describe())}</td>
                 </tr>
             }
         })

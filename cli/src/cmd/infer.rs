@@ -149,22 +149,16 @@ pub fn ops_json(s: &workload::ops::Step) -> Value {
                 "name": o.name,
                 "kind": o.kind.id(),
                 "calls": o.calls,
-                "shape": o.shape,
+                "shape": o.shape.describe(),
                 "seconds": o.seconds,
                 "flops": o.flops,
                 "bytes": o.bytes,
                 "source": o.source.id(),
             });
-            if let workload::ops::OpSource::Table {
-                source,
-                url,
-                format,
-                ..
-            } = &o.source
-            {
-                v["kernel_source"] = json!(source);
-                v["kernel_url"] = json!(url);
-                v["kernel_format"] = json!(format);
+            if let workload::ops::OpSource::Table(t) = &o.source {
+                v["kernel_source"] = json!(t.source);
+                v["kernel_url"] = json!(t.url);
+                v["kernel_format"] = json!(t.format);
             }
             v
         })
@@ -187,7 +181,7 @@ pub fn ops_text(s: &workload::ops::Step) -> String {
             o.source.id(),
             format!("{}", engine::units::Seconds::new(o.seconds)),
             o.calls,
-            o.shape
+            o.shape.describe()
         ));
     }
     out.push_str(&format!(

@@ -45,7 +45,7 @@ fn parse_gemm(s: &str) -> Result<[f64; 3], String> {
 /// The tables, and a GEMM's time if one was asked for.
 pub struct KernelData {
     tables: Vec<KernelTable>,
-    gemm: Option<([f64; 3], f64, KernelTable)>,
+    gemm: Option<([f64; 3], f64, std::sync::Arc<KernelTable>)>,
 }
 
 impl Run for Args {

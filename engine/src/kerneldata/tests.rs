@@ -24,7 +24,7 @@ fn every_committed_table_reads_and_is_listed() {
             *name,
             alloc::format!("{}_{}_{}", t.chip, t.op.id(), t.format)
         );
-        assert_eq!(find(&t.chip, t.op, &t.format).as_ref(), Some(&t));
+        assert_eq!(find(&t.chip, t.op, &t.format).as_deref(), Some(&t));
     }
     assert_eq!(tables().len(), FILES);
 }

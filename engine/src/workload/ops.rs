@@ -9,6 +9,7 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::chip::Chip;
@@ -96,21 +97,47 @@ impl OpKind {
     }
 }
 
+/// One call's shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A GEMM: M tokens × K → N.
+    Gemm([f64; 3]),
+    /// Bytes read and written.
+    Bytes(f64),
+    /// Bytes a rank sends, over a group of chips.
+    Collective(f64, u32),
+    /// Sequences × tokens of context (or of prompt).
+    Attention(f64, f64),
+    /// Tokens into the layer, experts on the chip, and each expert's hidden × intermediate
+    /// size there.
+    Experts([f64; 4]),
+}
+
+impl Shape {
+    /// The shape in words (`128 × 7168 × 2048`, `512 tokens, 32 experts of 7168 × 2048 on
+    /// the chip`…).
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match *self {
+            Shape::Gemm([m, n, k]) => format!("{m:.0} × {n:.0} × {k:.0}"),
+            Shape::Bytes(b) => Bytes::new(b).display_memory().to_string(),
+            Shape::Collective(b, ranks) => {
+                format!("{} over {ranks} chips", Bytes::new(b).display_memory())
+            }
+            Shape::Attention(seqs, ctx) => format!("{seqs:.0} sequences × {ctx:.0} tokens"),
+            Shape::Experts([tokens, local, h, i]) => {
+                format!("{tokens:.0} tokens, {local:.0} experts of {h:.0} × {i:.0} on the chip")
+            }
+        }
+    }
+}
+
 /// Where an operation's time comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OpSource {
     /// A kernel table of the chip: measured and published, or (Trainium's) modelled by the
-    /// NeuronCore simulator; its source and file.
-    Table {
-        /// `measured` or `modelled`.
-        kind: String,
-        /// The table's source in words.
-        source: String,
-        /// The table's file at its commit.
-        url: String,
-        /// The table's format.
-        format: String,
-    },
+    /// NeuronCore simulator, with its source, file and format.
+    Table(Arc<KernelTable>),
     /// The roofline: FLOPs at the serving rate, or bytes at the serving bandwidth.
     Roofline,
     /// The collective model over the fabric the group crosses.
@@ -122,8 +149,8 @@ impl OpSource {
     #[must_use]
     pub fn id(&self) -> &'static str {
         match self {
-            OpSource::Table { kind, .. } if kind == "modelled" => "modelled",
-            OpSource::Table { .. } => "measured",
+            OpSource::Table(t) if t.kind == "modelled" => "modelled",
+            OpSource::Table(_) => "measured",
             OpSource::Roofline => "roofline",
             OpSource::Fabric => "fabric",
         }
@@ -139,8 +166,8 @@ pub struct StepOp {
     pub kind: OpKind,
     /// Calls a step (layers it runs in).
     pub calls: f64,
-    /// One call's shape in words (M × N × K, tokens, batch × context).
-    pub shape: String,
+    /// One call's shape ([`Shape::describe`] puts it in words).
+    pub shape: Shape,
     /// Seconds of all its calls on one chip.
     pub seconds: f64,
     /// FLOPs of all its calls on one chip.
@@ -242,28 +269,23 @@ fn expert_formats(chip: &Chip, dtype: Dtype, weights: Dtype) -> &'static [&'stat
 }
 
 /// The first table of `op` for `chip` in one of `formats`.
-fn table(chip: &Chip, op: KernelOp, formats: &[&str]) -> Option<KernelTable> {
+fn table(chip: &Chip, op: KernelOp, formats: &[&str]) -> Option<Arc<KernelTable>> {
     formats
         .iter()
         .find_map(|f| kerneldata::find(&chip.id, op, f))
 }
 
-fn measured(t: &KernelTable) -> OpSource {
-    OpSource::Table {
-        kind: t.kind.clone(),
-        source: t.source.clone(),
-        url: t.url.clone(),
-        format: t.format.clone(),
-    }
+fn measured(t: &Arc<KernelTable>) -> OpSource {
+    OpSource::Table(t.clone())
 }
 
 /// The tables a graph uses, looked up once.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Tables {
-    gemm: Option<KernelTable>,
-    experts: Option<KernelTable>,
-    attention: Option<KernelTable>,
-    mla: Option<KernelTable>,
+    gemm: Option<Arc<KernelTable>>,
+    experts: Option<Arc<KernelTable>>,
+    attention: Option<Arc<KernelTable>>,
+    mla: Option<Arc<KernelTable>>,
 }
 
 /// The tables of `chip` a pass of `model` uses, decode's or prefill's.
@@ -358,7 +380,7 @@ impl Graph {
             name,
             kind: OpKind::Gemm,
             calls,
-            shape: format!("{m:.0} × {n:.0} × {k:.0}"),
+            shape: Shape::Gemm([m, n, k]),
             seconds: one * calls,
             flops: flops * calls,
             bytes: bytes * calls,
@@ -372,7 +394,7 @@ impl Graph {
             name,
             kind: OpKind::Elementwise,
             calls,
-            shape: Bytes::new(bytes).display_memory().to_string(),
+            shape: Shape::Bytes(bytes),
             seconds: calls * bytes / bw,
             flops: 0.0,
             bytes: calls * bytes,
@@ -402,7 +424,7 @@ impl Graph {
             name,
             kind: OpKind::Collective,
             calls,
-            shape: format!("{} over {ranks} chips", Bytes::new(bytes).display_memory()),
+            shape: Shape::Collective(bytes, ranks),
             seconds: one * calls,
             flops: 0.0,
             bytes: bytes * calls,
@@ -512,7 +534,7 @@ impl Graph {
             },
             kind: OpKind::Attention,
             calls: l,
-            shape: format!("{seqs:.0} sequences × {ctx:.0} tokens"),
+            shape: Shape::Attention(seqs, ctx),
             seconds: one * l,
             flops: flops * l,
             bytes: bytes * l,
@@ -574,7 +596,7 @@ impl Graph {
             name: "experts (grouped GEMMs)",
             kind: OpKind::Experts,
             calls,
-            shape: format!("{tokens:.0} tokens, {local:.0} experts of {h:.0} × {i:.0} on the chip"),
+            shape: Shape::Experts([tokens, local, h, i]),
             seconds: one * calls,
             flops: flops * calls,
             bytes: bytes * calls,
@@ -877,7 +899,8 @@ mod tests {
         // The experts come from GB200's NVFP4 table, cited.
         let e = s.ops.iter().find(|o| o.kind == OpKind::Experts).unwrap();
         match &e.source {
-            OpSource::Table { url, format, .. } => {
+            OpSource::Table(t) => {
+                let (url, format) = (&t.url, &t.format);
                 assert!(url.contains("gb200") && format == "nvfp4", "{url} {format}");
             }
             other => panic!("{other:?}"),

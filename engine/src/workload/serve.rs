@@ -709,9 +709,16 @@ pub(crate) fn infer_with(
             .map(|g| g.pass(b_run, n, ctx_run_full, false))
             .transpose()
     };
+    // The step's operations, worked out once (the report lists them).
+    let decode_ops_for_formula = graph_pass(k1)?;
     let pass = |n: f64| -> Result<[f64; 4], WorkloadError> {
         let tokens = n * b_run;
-        if let Some(s) = graph_pass(n)? {
+        let ops = if n == k1 {
+            decode_ops_for_formula.clone()
+        } else {
+            graph_pass(n)?
+        };
+        if let Some(s) = ops {
             return Ok([
                 s.gemm + s.elementwise,
                 s.launches,
@@ -831,7 +838,6 @@ pub(crate) fn infer_with(
     let per_replica = b * f64::from(cfg.output) / (prefill + f64::from(cfg.output) * decode);
     let replicas = cluster.chips() / tp;
     let tokens_per_s = per_replica * f64::from(replicas);
-    let decode_ops_for_formula = graph_pass(k1)?;
     let decode_ops = decode_ops_for_formula.clone().unwrap_or_default();
     Ok(InferReport {
         layout,
