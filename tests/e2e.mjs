@@ -1193,6 +1193,22 @@ test('workload: where the training step goes, operation by operation, adding up 
   assert.deepEqual(page.errors, []);
 });
 
+test('workload: a mixture of experts served as its operations, each from its kernel table, as the CLI times it', async () => {
+  const link = '?v=6&page=workload&wsys=gb200-nvl72&wmodel=deepseek-r1&wdtype=fp4&wkv=fp8&wadp=8&wep=8';
+  const page = await open(link);
+  await page.waitForSelector('#decode-ops');
+  // The same operations the CLI lists for the job's cheapest serving point, each with the
+  // same source; at least two timed from measured tables, and the experts' trips both ways.
+  const want = cli(['breakdown', '--json', '--link', link]).decode_step.ops.filter((o) => o.name !== 'kernel launches and fixed costs');
+  const rows = await page.$$eval('#decode-ops tbody tr[data-source]', (trs) => trs.map((t) => [t.querySelector('th').textContent, t.dataset.source]));
+  assert.deepEqual(rows.map((r) => r[0]), want.map((o) => o.name));
+  assert.deepEqual(rows.map((r) => r[1]), want.map((o) => (o.source === 'modelled' && o.bound === 'communication' ? 'fabric' : o.source === 'modelled' ? 'roofline' : o.source)));
+  assert.ok(Number(await page.getAttribute('#decode-ops', 'data-measured')) >= 2);
+  for (const name of ['expert dispatch (all-to-all)', 'expert combine (all-to-all)']) assert.ok(rows.some((r) => r[0] === name), name);
+  assert.match(await page.textContent('#serving'), /timed operation by operation/);
+  assert.deepEqual(page.errors, []);
+});
+
 test('workload: the step beside the platform compared with, and one click puts an operation on the Roofline page', async () => {
   const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8&wdtype=fp8&wref=gb200-nvl72');
   await page.waitForSelector('#step-beside-bar');
