@@ -439,7 +439,7 @@ impl Graph {
         let ta = f64::from(self.layout.attn_tp());
         let l = f64::from(m.layers);
         let kv_per_token = m.kv_bytes_per_token(Dtype::Bf16) / 2.0 * self.kv_elem / l;
-        let (flops, bytes, one, source) = if let Some(a) = m.mla {
+        let (flops, bytes, got) = if let Some(a) = m.mla {
             // Latent attention run absorbed: every head scores the shared latent (and rotary
             // key) and sums it, so each head works on kv_lora + rope per token.
             let h = f64::from(m.heads) / ta;
@@ -474,15 +474,7 @@ impl Graph {
                 };
                 Some((s * scale, measured(tb)))
             });
-            match got {
-                Some((s, src)) => (
-                    flops,
-                    bytes,
-                    s.max(self.floor(Dtype::Bf16, flops, bytes)),
-                    src,
-                ),
-                None => (flops, bytes, self.roof(flops, bytes), OpSource::Roofline),
-            }
+            (flops, bytes, got)
         } else {
             let hd = m.head_dim();
             let q = f64::from(m.heads) / ta;
@@ -516,15 +508,11 @@ impl Graph {
                 };
                 Some((s * scale, measured(tb)))
             });
-            match got {
-                Some((s, src)) => (
-                    flops,
-                    bytes,
-                    s.max(self.floor(Dtype::Bf16, flops, bytes)),
-                    src,
-                ),
-                None => (flops, bytes, self.roof(flops, bytes), OpSource::Roofline),
-            }
+            (flops, bytes, got)
+        };
+        let (one, source) = match got {
+            Some((s, src)) => (s.max(self.floor(Dtype::Bf16, flops, bytes)), src),
+            None => (self.roof(flops, bytes), OpSource::Roofline),
         };
         StepOp {
             name: if prefill {
