@@ -20,6 +20,7 @@ macro_rules! tables {
 }
 const TEXTS: [(&str, &str); FILES] = tables!(
     "b200_attention-decode_bf16",
+    "b200_attention-decode_fp8kv",
     "b200_attention-prefill_bf16",
     "b200_gemm_bf16",
     "b200_gemm_fp8",
@@ -28,8 +29,10 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "b200_grouped-gemm_mxfp4-w4a16",
     "b200_grouped-gemm_nvfp4",
     "b200_mla-decode_bf16",
+    "b200_mla-decode_fp8kv",
     "b200_mla-prefill_bf16",
     "b300_attention-decode_bf16",
+    "b300_attention-decode_fp8kv",
     "b300_attention-prefill_bf16",
     "b300_gemm_bf16",
     "b300_gemm_fp8",
@@ -38,8 +41,10 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "b300_grouped-gemm_mxfp4-w4a16",
     "b300_grouped-gemm_nvfp4",
     "b300_mla-decode_bf16",
+    "b300_mla-decode_fp8kv",
     "b300_mla-prefill_bf16",
     "gb200_attention-decode_bf16",
+    "gb200_attention-decode_fp8kv",
     "gb200_attention-prefill_bf16",
     "gb200_gemm_bf16",
     "gb200_gemm_fp8",
@@ -48,8 +53,10 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "gb200_grouped-gemm_mxfp4-w4a16",
     "gb200_grouped-gemm_nvfp4",
     "gb200_mla-decode_bf16",
+    "gb200_mla-decode_fp8kv",
     "gb200_mla-prefill_bf16",
     "gb300_attention-decode_bf16",
+    "gb300_attention-decode_fp8kv",
     "gb300_attention-prefill_bf16",
     "gb300_gemm_bf16",
     "gb300_gemm_fp8",
@@ -58,22 +65,27 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "gb300_grouped-gemm_mxfp4-w4a16",
     "gb300_grouped-gemm_nvfp4",
     "gb300_mla-decode_bf16",
+    "gb300_mla-decode_fp8kv",
     "gb300_mla-prefill_bf16",
     "h100-sxm_attention-decode_bf16",
+    "h100-sxm_attention-decode_fp8kv",
     "h100-sxm_attention-prefill_bf16",
     "h100-sxm_gemm_bf16",
     "h100-sxm_gemm_fp8",
     "h100-sxm_grouped-gemm_fp8-block",
     "h100-sxm_grouped-gemm_mxfp4-w4a16",
     "h100-sxm_mla-decode_bf16",
+    "h100-sxm_mla-decode_fp8kv",
     "h100-sxm_mla-prefill_bf16",
     "h200_attention-decode_bf16",
+    "h200_attention-decode_fp8kv",
     "h200_attention-prefill_bf16",
     "h200_gemm_bf16",
     "h200_gemm_fp8",
     "h200_grouped-gemm_fp8-block",
     "h200_grouped-gemm_mxfp4-w4a16",
     "h200_mla-decode_bf16",
+    "h200_mla-decode_fp8kv",
     "h200_mla-prefill_bf16",
     "mi300x_gemm_fp8-block",
     "mi300x_grouped-gemm_fp8-block",
@@ -85,7 +97,7 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "tpu-v7_gemm_bf16",
     "trn2_gemm_bf16",
 );
-const FILES: usize = 65;
+const FILES: usize = 77;
 
 /// What a table times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -303,7 +315,7 @@ pub fn find(chip: &str, op: KernelOp, format: &str) -> Option<Arc<KernelTable>> 
 #[must_use]
 pub fn compute_dtype(format: &str) -> Option<Dtype> {
     match format {
-        "bf16" | "mxfp4-w4a16" => Some(Dtype::Bf16),
+        "bf16" | "mxfp4-w4a16" | "fp8kv" => Some(Dtype::Bf16),
         "fp8" | "fp8-block" => Some(Dtype::Fp8),
         "nvfp4" | "mxfp4" => Some(Dtype::Fp4),
         _ => None,

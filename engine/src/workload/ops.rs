@@ -288,12 +288,24 @@ struct Tables {
     mla: Option<Arc<KernelTable>>,
 }
 
-/// The tables of `chip` a pass of `model` uses, decode's or prefill's.
-fn tables(model: &Model, chip: &Chip, dtype: Dtype, weights: Dtype, prefill: bool) -> Tables {
+/// The tables of `chip` a pass of `model` uses, decode's or prefill's; a decode step
+/// reading a cache of a byte an element or less is timed from the kernels measured with an
+/// FP8 cache where there are some.
+fn tables(
+    model: &Model,
+    chip: &Chip,
+    (dtype, weights, kv_elem): (Dtype, Dtype, f64),
+    prefill: bool,
+) -> Tables {
     let (att, mla) = if prefill {
         (KernelOp::AttentionPrefill, KernelOp::MlaPrefill)
     } else {
         (KernelOp::AttentionDecode, KernelOp::MlaDecode)
+    };
+    let kv: &[&str] = if !prefill && kv_elem <= 1.0 {
+        &["fp8kv", "bf16"]
+    } else {
+        &["bf16"]
     };
     let gemm = table(chip, KernelOp::Gemm, gemm_formats(chip, dtype, weights));
     Tables {
@@ -309,10 +321,10 @@ fn tables(model: &Model, chip: &Chip, dtype: Dtype, weights: Dtype, prefill: boo
         attention: if model.mla.is_some() {
             None
         } else {
-            table(chip, att, &["bf16"])
+            table(chip, att, kv)
         },
         mla: if model.mla.is_some() {
-            table(chip, mla, &["bf16"])
+            table(chip, mla, kv)
         } else {
             None
         },
@@ -333,8 +345,8 @@ impl Graph {
         (peak, bw): (f64, f64),
         (per_call, per_layer): (f64, f64),
     ) -> Self {
-        let decode = tables(&model, &chip, dtype, weight_dtype, false);
-        let prefill = tables(&model, &chip, dtype, weight_dtype, true);
+        let decode = tables(&model, &chip, (dtype, weight_dtype, kv_elem), false);
+        let prefill = tables(&model, &chip, (dtype, weight_dtype, kv_elem), true);
         Graph {
             model,
             chip,

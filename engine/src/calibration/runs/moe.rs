@@ -477,20 +477,21 @@ const RUNS: [Run; 23] = [
 /// attention data parallelism and wide expert parallelism in the serving search) meets
 /// within the serving bound. Nothing was fitted to them, but they were in view while it was
 /// built; their DeepSeek-R1 runs now take the DeepSeek-R1 preset, with its latent attention,
-/// where they took DeepSeek-V3's multi-head approximation.
-const MET_BY_THE_GRAPH: [&str; 13] = [
+/// where they took DeepSeek-V3's multi-head approximation. gpt-oss-120b at 1,024/1,024 tokens
+/// (B200 and GB200) and Qwen3-30B-A3B were met until decode attention over an FP8 cache was
+/// timed from its own measured kernels (+31% to +34% since): they depart again, as the
+/// max-throughput points the serving search picks (4,096 sequences a replica) lack the batch
+/// limits the engine ran with.
+const MET_BY_THE_GRAPH: [&str; 10] = [
     "8 × H200, Mixtral-8x7B serving, FP8, MLPerf Inference v5.1 Offline",
     "4 × B200, DeepSeek-R1 serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × GB200, DeepSeek-R1 serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × B200, DeepSeek-R1 serving, NVFP4, 8,192/1,024 tokens, max throughput (TensorRT-LLM)",
-    "2 × B200, gpt-oss-120b serving, MXFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
-    "1 × GB200, gpt-oss-120b serving, MXFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "2 × B200, gpt-oss-120b serving, MXFP4, 8,192/1,024 tokens, max throughput (TensorRT-LLM)",
     "1 × B200, gpt-oss-20b serving, MXFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × B200, Llama 4 Maverick serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × B200, Qwen3-235B-A22B serving, FP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × H200, Qwen3-235B-A22B serving, FP8, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
-    "1 × B200, Qwen3-30B-A3B serving, FP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "8 × B200, Llama 4 Maverick serving, FP4, 1,000/1,000 tokens, max throughput (TensorRT-LLM 1.0)",
 ];
 
