@@ -1206,6 +1206,17 @@ test('workload: a mixture of experts served as its operations, each from its ker
   assert.ok(Number(await page.getAttribute('#decode-ops', 'data-measured')) >= 2);
   for (const name of ['expert dispatch (all-to-all)', 'expert combine (all-to-all)']) assert.ok(rows.some((r) => r[0] === name), name);
   assert.match(await page.textContent('#serving'), /timed operation by operation/);
+  // The layout is settable beside the other serving options; the link carries it, and a
+  // degree that is not one is named and changes nothing.
+  assert.equal(await page.inputValue('input[name=wadp]'), '8');
+  await page.fill('input[name=wep]', '4');
+  await page.press('input[name=wep]', 'Tab');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('wep') === '4');
+  await page.fill('input[name=wadp]', 'three');
+  await page.press('input[name=wadp]', 'Tab');
+  await page.waitForSelector('#serving-curves .error');
+  assert.match(await page.textContent('#serving-curves .error'), /Attention data-parallel: 'three' is not a whole number/);
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('wadp')), '8');
   assert.deepEqual(page.errors, []);
 });
 

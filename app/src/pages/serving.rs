@@ -337,6 +337,38 @@ pub fn ServingCurves(
             </label>
         }
     };
+    // A serving layout degree: empty for the search's choice.
+    let degree = move |label: &'static str,
+                       key: &'static str,
+                       get: fn(&Job) -> Option<u32>,
+                       set: fn(&mut Job, Option<u32>)| {
+        let hi = engine::keys::MAX_SERVE_DEGREE;
+        view! {
+            <label class="inline">{label}
+                <input type="text" inputmode="numeric" name=key size="3" placeholder="auto"
+                    prop:value=move || sc.with(|s| get(&s.job).map_or(String::new(), |n| n.to_string()))
+                    on:change=move |ev| {
+                        let raw = event_target_value(&ev);
+                        match raw.trim() {
+                            "" => {
+                                error.set(None);
+                                sc.update(|s| set(&mut s.job, None));
+                            }
+                            t => match t.parse::<u32>() {
+                                Ok(n) if (1..=hi).contains(&n) => {
+                                    error.set(None);
+                                    sc.update(|s| set(&mut s.job, Some(n)));
+                                }
+                                _ => error.set(Some(format!(
+                                    "{}: '{raw}' is not a whole number from 1 to {hi} (or empty, for the search's choice); the previous value is kept.",
+                                    label.trim()
+                                ))),
+                            },
+                        }
+                    }/>
+            </label>
+        }
+    };
     let effects_view = move || {
         let Some(e) = effects.value.get() else {
             return view! { <p class="small-note" id="serving-effects-pending">"Working out what each option saves…"</p> }.into_any();
@@ -530,6 +562,8 @@ pub fn ServingCurves(
                 {number(" Drafted tokens ", "wdraft", |j| f64::from(j.draft_tokens), |j, x| j.draft_tokens = x.round() as u32, 0.0, f64::from(engine::workload::MAX_DRAFT))}
                 {number(" each accepted with probability ", "wacc", |j| j.acceptance, |j, x| j.acceptance = x, 0.0, 0.99)}
                 {number(" Prefix-cache hits ", "wprefix", |j| j.prefix_hit, |j, x| j.prefix_hit = x, 0.0, 0.99)}
+                {degree(" Attention data-parallel ", "wadp", |j| j.attn_dp, |j, x| j.attn_dp = x)}
+                {degree(" × expert-parallel ", "wep", |j| j.ep, |j, x| j.ep = x)}
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <details class="platform-picks">
