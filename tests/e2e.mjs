@@ -1217,6 +1217,11 @@ test('workload: a mixture of experts served as its operations, each from its ker
   await page.waitForSelector('#serving-curves .error');
   assert.match(await page.textContent('#serving-curves .error'), /Attention data-parallel: 'three' is not a whole number/);
   assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('wadp')), '8');
+  // Degrees that divide no replica of the domain are named where the answer would be.
+  await page.fill('input[name=wadp]', '3');
+  await page.press('input[name=wadp]', 'Tab');
+  await page.waitForSelector('#serving-no-fit');
+  assert.match(await page.textContent('#serving-no-fit'), /attention data-parallel degree 3 .*divide no replica/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -108,6 +108,11 @@ impl Request<'_> {
         let price = Price::of(self.price, cluster.system.chip);
         let pts = curve(&cluster, &chip, &base);
         if pts.is_empty() {
+            if let Some(why) =
+                workload::curve::layout_misfit(base.attn_dp, base.ep, cluster.system.chips())
+            {
+                return Err(Error::usage(why));
+            }
             return Err(Error::usage(format!(
                 "{} does not fit one {}-chip domain of {} in {} at any batch",
                 base.model.name,

@@ -413,7 +413,13 @@ impl Scenario {
                     },
                     _ => note(
                         k,
-                        format!("'{v}' is not a positive whole number; default kept"),
+                        match keys::range(k) {
+                            Some((lo, hi)) => format!(
+                                "'{}' is not a whole number from {lo} to {hi}; default kept",
+                                clip(v)
+                            ),
+                            None => format!("'{}' is not a positive whole number; default kept", clip(v)),
+                        },
                     ),
                 },
                 "wref" => match system::find(v) {

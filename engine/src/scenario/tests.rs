@@ -242,6 +242,14 @@ fn hostile_links_are_bounded_and_named() {
     let (sc, notes) = Scenario::from_query("wnodes=5000");
     assert_eq!(sc.job.nodes, Job::default().nodes);
     assert!(notes[0].message.contains("4096"), "{notes:?}");
+    // A count outside its key's range names the range the key table gives it.
+    let hi = crate::keys::MAX_SERVE_DEGREE;
+    let (sc, notes) = Scenario::from_query(&alloc::format!("v=6&wadp={}", hi + 1));
+    assert_eq!(sc.job.attn_dp, None);
+    assert!(
+        notes[0].message.contains(&alloc::format!("from 1 to {hi}")),
+        "{notes:?}"
+    );
     // A million bad ids make 20 short notices and a count, not half a million.
     let q = alloc::format!("chips={}", alloc::vec!["nope"; 200_000].join(","));
     let (_, notes) = Scenario::from_query(&q);

@@ -10,6 +10,7 @@
 //! output step, what its throughput is built from), and a first token after its own prompt's
 //! prefill and one step. Queueing is not modelled: the points hold below saturation.
 
+use alloc::string::{String, ToString as _};
 use alloc::vec::Vec;
 
 use super::serve::{infer_with, InferConfig};
@@ -115,6 +116,43 @@ fn layouts(base: &InferConfig, chips: u32) -> Vec<(Option<u32>, Option<u32>)> {
     ]
 }
 
+/// Why set serving degrees fit no replica of a `domain`-chip scale-up domain: the curve's
+/// replicas are powers of two up to the domain, and each must be divisible by both degrees.
+/// `None` when some replica fits them (or none is set).
+#[must_use]
+pub fn layout_misfit(attn_dp: Option<u32>, ep: Option<u32>, domain: u32) -> Option<String> {
+    if attn_dp.is_none() && ep.is_none() {
+        return None;
+    }
+    let fits = |tp: u32| {
+        [attn_dp, ep]
+            .iter()
+            .flatten()
+            .all(|&d| d > 0 && tp % d == 0)
+    };
+    let sizes: Vec<u32> = (0..32)
+        .map(|i| 1u32 << i)
+        .take_while(|&tp| tp <= domain.max(1))
+        .collect();
+    if sizes.iter().any(|&tp| fits(tp)) {
+        return None;
+    }
+    let set: Vec<String> = [
+        attn_dp.map(|d| alloc::format!("attention data-parallel degree {d}")),
+        ep.map(|d| alloc::format!("expert-parallel degree {d}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let list: Vec<String> = sizes.iter().map(u32::to_string).collect();
+    Some(alloc::format!(
+        "the {} {} no replica of this {domain}-chip domain (a replica has {} chips); choose degrees that divide one of them",
+        set.join(" and the "),
+        if set.len() > 1 { "divide" } else { "divides" },
+        list.join(", ")
+    ))
+}
+
 /// The 99th percentile of the sequences a replica holds when it holds `batch` on average
 /// and requests arrive at random (Poisson). Each request stays for its own service time, so
 /// the number in service is an M/G/∞ occupancy, which is Poisson with that mean whatever
@@ -205,6 +243,15 @@ mod tests {
     /// llama2-70b-99/Server). The serving factor was fitted to the H200 Offline run; this
     /// point, at a stated interactivity, entered with the occupancy model it checks: tuned
     /// against, within 30%.
+    #[test]
+    fn set_degrees_that_divide_no_replica_are_named() {
+        let why = layout_misfit(Some(3), Some(5), 8).expect("3 and 5 divide none of 1, 2, 4, 8");
+        assert!(why.contains("attention data-parallel degree 3") && why.contains("1, 2, 4, 8"));
+        assert_eq!(layout_misfit(Some(8), Some(4), 8), None);
+        assert_eq!(layout_misfit(None, None, 8), None);
+        assert!(layout_misfit(None, Some(16), 8).is_some());
+    }
+
     #[test]
     fn the_cheapest_point_under_mlperfs_server_targets_matches_its_throughput() {
         let (cl, chip) = h100();
