@@ -149,7 +149,7 @@ console.log(`  workload serving target → ${points} configurations on 4 platfor
 // Compare: three kept scenarios, the first put beside the others and taken away again.
 const cmpRun = await inputLatency('?page=compare', 'input[name=cpin]', [], async (page) => {
   for (const sys of ['trn2-ultra-64', 'hgx-h100-8', 'gb200-nvl72']) {
-    await page.fill('input[name=clink]', `?v=6&page=workload&wsys=${sys}`);
+    await page.fill('input[name=clink]', `?v=7&page=workload&wsys=${sys}`);
     await page.click('button:has-text("Add")');
   }
   const pins = page.locator('input[name=cpin]');

@@ -706,6 +706,7 @@ pub fn infer_config(job: &Job, chip: &crate::chip::Chip, model: Model, batch: u3
         prefix_hit: job.prefix_hit,
         expert_parallel: job.model_version >= 3,
         op_graph: job.model_version >= 7,
+        own_experts: job.model_version >= 8,
         attn_dp: job.attn_dp,
         ep: job.ep,
         // Links made before model version 4 keep their serving model.

@@ -26,8 +26,21 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "b200_gemm_fp8",
     "b200_gemm_nvfp4",
     "b200_grouped-gemm_fp8-block",
+    "b200_grouped-gemm_fp8-block_2048x768e128k8",
+    "b200_grouped-gemm_fp8-block_4096x14336e8k2",
+    "b200_grouped-gemm_fp8-block_4096x1536e128k8",
+    "b200_grouped-gemm_fp8-block_5120x8192e128k1",
+    "b200_grouped-gemm_fp8-block_5120x8192e16k1",
+    "b200_grouped-gemm_fp8-block_7168x2048e384k8",
     "b200_grouped-gemm_mxfp4-w4a16",
+    "b200_grouped-gemm_mxfp4-w4a16_2880x2880e32k4",
     "b200_grouped-gemm_nvfp4",
+    "b200_grouped-gemm_nvfp4_2048x768e128k8",
+    "b200_grouped-gemm_nvfp4_4096x14336e8k2",
+    "b200_grouped-gemm_nvfp4_4096x1536e128k8",
+    "b200_grouped-gemm_nvfp4_5120x8192e128k1",
+    "b200_grouped-gemm_nvfp4_5120x8192e16k1",
+    "b200_grouped-gemm_nvfp4_7168x2048e384k8",
     "b200_mla-decode_bf16",
     "b200_mla-decode_fp8kv",
     "b200_mla-prefill_bf16",
@@ -38,8 +51,21 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "b300_gemm_fp8",
     "b300_gemm_nvfp4",
     "b300_grouped-gemm_fp8-block",
+    "b300_grouped-gemm_fp8-block_2048x768e128k8",
+    "b300_grouped-gemm_fp8-block_4096x14336e8k2",
+    "b300_grouped-gemm_fp8-block_4096x1536e128k8",
+    "b300_grouped-gemm_fp8-block_5120x8192e128k1",
+    "b300_grouped-gemm_fp8-block_5120x8192e16k1",
+    "b300_grouped-gemm_fp8-block_7168x2048e384k8",
     "b300_grouped-gemm_mxfp4-w4a16",
+    "b300_grouped-gemm_mxfp4-w4a16_2880x2880e32k4",
     "b300_grouped-gemm_nvfp4",
+    "b300_grouped-gemm_nvfp4_2048x768e128k8",
+    "b300_grouped-gemm_nvfp4_4096x14336e8k2",
+    "b300_grouped-gemm_nvfp4_4096x1536e128k8",
+    "b300_grouped-gemm_nvfp4_5120x8192e128k1",
+    "b300_grouped-gemm_nvfp4_5120x8192e16k1",
+    "b300_grouped-gemm_nvfp4_7168x2048e384k8",
     "b300_mla-decode_bf16",
     "b300_mla-decode_fp8kv",
     "b300_mla-prefill_bf16",
@@ -50,8 +76,21 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "gb200_gemm_fp8",
     "gb200_gemm_nvfp4",
     "gb200_grouped-gemm_fp8-block",
+    "gb200_grouped-gemm_fp8-block_2048x768e128k8",
+    "gb200_grouped-gemm_fp8-block_4096x14336e8k2",
+    "gb200_grouped-gemm_fp8-block_4096x1536e128k8",
+    "gb200_grouped-gemm_fp8-block_5120x8192e128k1",
+    "gb200_grouped-gemm_fp8-block_5120x8192e16k1",
+    "gb200_grouped-gemm_fp8-block_7168x2048e384k8",
     "gb200_grouped-gemm_mxfp4-w4a16",
+    "gb200_grouped-gemm_mxfp4-w4a16_2880x2880e32k4",
     "gb200_grouped-gemm_nvfp4",
+    "gb200_grouped-gemm_nvfp4_2048x768e128k8",
+    "gb200_grouped-gemm_nvfp4_4096x14336e8k2",
+    "gb200_grouped-gemm_nvfp4_4096x1536e128k8",
+    "gb200_grouped-gemm_nvfp4_5120x8192e128k1",
+    "gb200_grouped-gemm_nvfp4_5120x8192e16k1",
+    "gb200_grouped-gemm_nvfp4_7168x2048e384k8",
     "gb200_mla-decode_bf16",
     "gb200_mla-decode_fp8kv",
     "gb200_mla-prefill_bf16",
@@ -62,8 +101,21 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "gb300_gemm_fp8",
     "gb300_gemm_nvfp4",
     "gb300_grouped-gemm_fp8-block",
+    "gb300_grouped-gemm_fp8-block_2048x768e128k8",
+    "gb300_grouped-gemm_fp8-block_4096x14336e8k2",
+    "gb300_grouped-gemm_fp8-block_4096x1536e128k8",
+    "gb300_grouped-gemm_fp8-block_5120x8192e128k1",
+    "gb300_grouped-gemm_fp8-block_5120x8192e16k1",
+    "gb300_grouped-gemm_fp8-block_7168x2048e384k8",
     "gb300_grouped-gemm_mxfp4-w4a16",
+    "gb300_grouped-gemm_mxfp4-w4a16_2880x2880e32k4",
     "gb300_grouped-gemm_nvfp4",
+    "gb300_grouped-gemm_nvfp4_2048x768e128k8",
+    "gb300_grouped-gemm_nvfp4_4096x14336e8k2",
+    "gb300_grouped-gemm_nvfp4_4096x1536e128k8",
+    "gb300_grouped-gemm_nvfp4_5120x8192e128k1",
+    "gb300_grouped-gemm_nvfp4_5120x8192e16k1",
+    "gb300_grouped-gemm_nvfp4_7168x2048e384k8",
     "gb300_mla-decode_bf16",
     "gb300_mla-decode_fp8kv",
     "gb300_mla-prefill_bf16",
@@ -73,7 +125,14 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "h100-sxm_gemm_bf16",
     "h100-sxm_gemm_fp8",
     "h100-sxm_grouped-gemm_fp8-block",
+    "h100-sxm_grouped-gemm_fp8-block_2048x768e128k8",
+    "h100-sxm_grouped-gemm_fp8-block_4096x14336e8k2",
+    "h100-sxm_grouped-gemm_fp8-block_4096x1536e128k8",
+    "h100-sxm_grouped-gemm_fp8-block_5120x8192e128k1",
+    "h100-sxm_grouped-gemm_fp8-block_5120x8192e16k1",
+    "h100-sxm_grouped-gemm_fp8-block_7168x2048e384k8",
     "h100-sxm_grouped-gemm_mxfp4-w4a16",
+    "h100-sxm_grouped-gemm_mxfp4-w4a16_2880x2880e32k4",
     "h100-sxm_mla-decode_bf16",
     "h100-sxm_mla-decode_fp8kv",
     "h100-sxm_mla-prefill_bf16",
@@ -83,7 +142,14 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "h200_gemm_bf16",
     "h200_gemm_fp8",
     "h200_grouped-gemm_fp8-block",
+    "h200_grouped-gemm_fp8-block_2048x768e128k8",
+    "h200_grouped-gemm_fp8-block_4096x14336e8k2",
+    "h200_grouped-gemm_fp8-block_4096x1536e128k8",
+    "h200_grouped-gemm_fp8-block_5120x8192e128k1",
+    "h200_grouped-gemm_fp8-block_5120x8192e16k1",
+    "h200_grouped-gemm_fp8-block_7168x2048e384k8",
     "h200_grouped-gemm_mxfp4-w4a16",
+    "h200_grouped-gemm_mxfp4-w4a16_2880x2880e32k4",
     "h200_mla-decode_bf16",
     "h200_mla-decode_fp8kv",
     "h200_mla-prefill_bf16",
@@ -97,7 +163,7 @@ const TEXTS: [(&str, &str); FILES] = tables!(
     "tpu-v7_gemm_bf16",
     "trn2_gemm_bf16",
 );
-const FILES: usize = 77;
+const FILES: usize = 143;
 
 /// What a table times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,6 +374,29 @@ pub fn find(chip: &str, op: KernelOp, format: &str) -> Option<Arc<KernelTable>> 
     return parsed()[i].clone();
     #[cfg(not(feature = "std"))]
     return parse(TEXTS[i].1).ok().map(Arc::new);
+}
+
+/// Every table of `op` in `format` for `chip` (or the chip it stands for): the one named
+/// `chip_op_format` and those named `chip_op_format_shape`, measured at other shapes (a
+/// grouped-expert kernel at each model's own experts).
+#[must_use]
+pub fn find_all(chip: &str, op: KernelOp, format: &str) -> Vec<Arc<KernelTable>> {
+    let chip = table_chip(chip);
+    let name = alloc::format!("{chip}_{}_{format}", op.id());
+    TEXTS
+        .iter()
+        .enumerate()
+        .filter(|(_, (n, _))| {
+            n.strip_prefix(name.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+        })
+        .filter_map(|(i, _)| {
+            #[cfg(feature = "std")]
+            return parsed()[i].clone();
+            #[cfg(not(feature = "std"))]
+            return parse(TEXTS[i].1).ok().map(Arc::new);
+        })
+        .collect()
 }
 
 /// The catalog format a table's format is timed against: NVFP4 and MXFP4 as FP4, FP8 with

@@ -112,7 +112,7 @@ pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
 /// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles and
 /// trains a mixture of experts' routed GEMMs as a grouped GEMM; what each earlier version
 /// left out is on `Job::model_version`.
-pub const MODEL_VERSION: u32 = 7;
+pub const MODEL_VERSION: u32 = 8;
 /// The largest attention data-parallel or serving expert-parallel degree a job may set.
 pub const MAX_SERVE_DEGREE: u32 = 1024;
 /// Most sequences, prompt or output tokens a job may name (64 per node at the most nodes).

@@ -39,7 +39,7 @@ pub use crate::keys;
 /// steps, and FP4's, operation by operation from the chips' kernel tables (`wlm=7`) and may
 /// set the serving layout (`wadp`, `wep`); version 5 links open with the model they were made
 /// with (`wlm=6`).
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
 const KERNEL_KEYS: [&str; 14] = [

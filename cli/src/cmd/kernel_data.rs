@@ -111,17 +111,18 @@ impl Report for KernelData {
 
     fn text(&self) -> Option<String> {
         let mut s = format!(
-            "{:<9} {:<18} {:<12} {:>6} {:<9} source\n",
+            "{:<9} {:<18} {:<12} {:>6} {:<9} shape; source\n",
             "chip", "kernel", "format", "points", "kind"
         );
         for t in &self.tables {
             s += &format!(
-                "{:<9} {:<18} {:<12} {:>6} {:<9} {}\n",
+                "{:<9} {:<18} {:<12} {:>6} {:<9} {}; {}\n",
                 t.chip,
                 t.op.id(),
                 t.format,
                 t.points.len(),
                 t.kind,
+                t.shape,
                 t.url
             );
         }

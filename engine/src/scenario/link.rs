@@ -204,7 +204,8 @@ impl Scenario {
                 s.job.model_version = 5;
             }
             Some("5") => s.job.model_version = 6,
-            Some("6") | None => {}
+            Some("6") => s.job.model_version = 7,
+            Some("7") | None => {}
             Some(v) => note(
                 "v",
                 format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),

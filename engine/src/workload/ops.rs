@@ -275,6 +275,40 @@ fn table(chip: &Chip, op: KernelOp, formats: &[&str]) -> Option<Arc<KernelTable>
         .find_map(|f| kerneldata::find(&chip.id, op, f))
 }
 
+/// The grouped-expert table of `chip` in the first of `formats` that has one, measured on
+/// experts nearest `model`'s: the same experts where one was measured on them, else the
+/// nearest by expert size (hidden × intermediate), number of experts and experts a token,
+/// each as a ratio either way (with `own` unset, as links of model version 7 and earlier
+/// read: DeepSeek's, scaled, for every model).
+fn experts_table(
+    model: &Model,
+    chip: &Chip,
+    formats: &[&str],
+    own: bool,
+) -> Option<Arc<KernelTable>> {
+    if !own {
+        return table(chip, KernelOp::GroupedGemm, formats);
+    }
+    let (h, i) = (model.d(), f64::from(model.expert_ffn));
+    let (e, k) = (f64::from(model.experts), f64::from(model.active_experts));
+    let far = |a: f64, b: f64| libm::fabs(libm::log(a / b));
+    let distance = |t: &KernelTable| -> Option<f64> {
+        let p = t.points.first()?;
+        Some(
+            far(h * i, p[1] * p[2])
+                + far(e, t.fixed("experts")?)
+                + far(k.max(1.0), t.fixed("topk")?),
+        )
+    };
+    formats.iter().find_map(|f| {
+        kerneldata::find_all(&chip.id, KernelOp::GroupedGemm, f)
+            .into_iter()
+            .filter_map(|t| distance(&t).map(|d| (d, t)))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, t)| t)
+    })
+}
+
 fn measured(t: &Arc<KernelTable>) -> OpSource {
     OpSource::Table(t.clone())
 }
@@ -296,6 +330,7 @@ fn tables(
     chip: &Chip,
     (dtype, weights, kv_elem): (Dtype, Dtype, f64),
     prefill: bool,
+    own_experts: bool,
 ) -> Tables {
     let (att, mla) = if prefill {
         (KernelOp::AttentionPrefill, KernelOp::MlaPrefill)
@@ -310,10 +345,11 @@ fn tables(
     let gemm = table(chip, KernelOp::Gemm, gemm_formats(chip, dtype, weights));
     Tables {
         experts: if model.experts > 0 {
-            table(
+            experts_table(
+                model,
                 chip,
-                KernelOp::GroupedGemm,
                 expert_formats(chip, dtype, weights),
+                own_experts,
             )
         } else {
             None
@@ -344,9 +380,11 @@ impl Graph {
         layout: ServeLayout,
         (peak, bw): (f64, f64),
         (per_call, per_layer): (f64, f64),
+        own_experts: bool,
     ) -> Self {
-        let decode = tables(&model, &chip, (dtype, weight_dtype, kv_elem), false);
-        let prefill = tables(&model, &chip, (dtype, weight_dtype, kv_elem), true);
+        let formats = (dtype, weight_dtype, kv_elem);
+        let decode = tables(&model, &chip, formats, false, own_experts);
+        let prefill = tables(&model, &chip, formats, true, own_experts);
         Graph {
             model,
             chip,
@@ -870,6 +908,21 @@ pub const IMBALANCE: f64 = 2.0;
 mod tests {
     use super::*;
     use crate::workload::{domain_of, find_model, infer, InferConfig};
+
+    #[test]
+    fn experts_are_timed_from_kernels_measured_on_their_own_shape() {
+        // aiconfigurator measured Qwen3-30B-A3B's experts (128 of 2,048 × 768, eight a
+        // token) on B200; DeepSeek's (256 of 7,168 × 2,048) are the nearest for a model
+        // measured on neither.
+        let chip = crate::catalog::find("b200").unwrap();
+        let shape = |model: &str| {
+            let t = experts_table(&find_model(model).unwrap(), &chip, &["nvfp4"], true).unwrap();
+            (t.points[0][1], t.points[0][2], t.fixed("experts").unwrap())
+        };
+        assert_eq!(shape("qwen3-30b-a3b"), (2048.0, 768.0, 128.0));
+        assert_eq!(shape("deepseek-v3"), (7168.0, 2048.0, 256.0));
+        assert_eq!(shape("llama4-scout"), (5120.0, 8192.0, 16.0));
+    }
 
     fn on_gb200(model: &str, attn_dp: u32, ep: u32) -> crate::workload::InferReport {
         let (cl, chip) = domain_of("gb200-nvl72");

@@ -140,6 +140,9 @@ pub struct InferConfig {
     /// and earlier timed them as one GEMM term at one efficiency per format (as dense models
     /// in wider formats still are: see [`InferConfig::graph`]).
     pub op_graph: bool,
+    /// Time a mixture of experts' grouped GEMMs from kernels measured on its own experts (or
+    /// the nearest measured), where links of model version 7 and earlier scaled DeepSeek's.
+    pub own_experts: bool,
 }
 
 /// Most tokens a step may draft.
@@ -189,6 +192,7 @@ impl InferConfig {
             attn_dp: None,
             ep: None,
             op_graph: true,
+            own_experts: true,
         }
     }
 
@@ -671,6 +675,7 @@ pub(crate) fn infer_with(
             layout,
             (peak, bw),
             (eff.per_gemm.value.get(), neuron),
+            cfg.own_experts,
         )
     });
     let sm = StepModel {

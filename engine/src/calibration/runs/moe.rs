@@ -605,8 +605,12 @@ const RUNS: [Run; 23] = [
 /// they were run (the layout their table names, the benchmark's 3,000 or 1,500 requests
 /// queued at once, in waves where they do not all fit) where they were the top of the
 /// serving curve, whose 4,096 sequences a replica no run of 3,000 requests can hold.
-const MET_BY_THE_GRAPH: [&str; 13] = [
-    "8 × H200, Mixtral-8x7B serving, FP8, MLPerf Inference v5.1 Offline",
+/// Grouped expert GEMMs are timed from kernels measured on each model's own experts where
+/// aiconfigurator measured them (until then, from DeepSeek's scaled): Qwen3-30B-A3B comes
+/// within the bound, while Llama 4 Scout (16 experts, one a token) and Mixtral on H200 (8,
+/// two a token), whose experts measure faster than DeepSeek's scaled, now depart (+37% and
+/// +47%): what else their steps lack is not yet found.
+const MET_BY_THE_GRAPH: [&str; 12] = [
     "4 × B200, DeepSeek-R1 serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × GB200, DeepSeek-R1 serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × B200, DeepSeek-R1 serving, NVFP4, 8,192/1,024 tokens, max throughput (TensorRT-LLM)",
@@ -617,8 +621,8 @@ const MET_BY_THE_GRAPH: [&str; 13] = [
     "4 × B200, Llama 4 Maverick serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × B200, Qwen3-235B-A22B serving, FP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × H200, Qwen3-235B-A22B serving, FP8, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
+    "1 × B200, Qwen3-30B-A3B serving, FP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "8 × B200, Llama 4 Maverick serving, FP4, 1,000/1,000 tokens, max throughput (TensorRT-LLM 1.0)",
-    "1 × B200, Llama 4 Scout serving, FP4, 1,000/1,000 tokens, max throughput (TensorRT-LLM 1.0)",
 ];
 
 /// The points.
