@@ -280,7 +280,7 @@ const RUNS: [Run; 23] = [
             requests: 3000,
         },
         measured: 1_620.0 * 8.0,
-        note: "DeepSeek's block-scaled FP8 checkpoint, DEP8. Entered departing (−69% on its day)",
+        note: "DeepSeek's block-scaled FP8 checkpoint, DEP8. Entered departing (−69% on its day). Still departs, optimistic: trtllm-bench sizes its batch from the checkpoint's config (calc_engine_setting), and versions that read DeepSeek's as 128 KV heads of 56 (no latent cache) allow 160 sequences a rank where the model holds all 375; which version ran is not published, and the model takes no harness cap",
     },
     Run {
         label: "4 × B200, DeepSeek-R1 serving, NVFP4, 8,192/1,024 tokens, max throughput (TensorRT-LLM)",
