@@ -5,7 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Family, Metric, Phase, Role, RunPoint, SECOND_SET};
+use super::{Family, Metric, Phase, Role, RunPoint, SECOND_SET, THIRD_SET};
 use crate::catalog;
 use crate::dtype::Dtype;
 use crate::efficiency;
@@ -104,6 +104,14 @@ pub static MLPERF_INF51_AMD: Citation = Citation {
     title: "MLCommons: MLPerf Inference v5.1 results, closed division, AMD 8xMI300X_2xEPYC_9575F (Llama 2 70B 99%, Offline 27,803.9 and Server 24,593.77 tokens/s)",
     url: "https://github.com/mlcommons/inference_results_v5.1/tree/965182b03376a00fcae415c54e560e1c83937932/closed/AMD/results/8xMI300X_2xEPYC_9575F",
     date: "2025-09-09",
+};
+/// AWS Neuron's Trn1 training performance page as released on 2024-12-20 (Neuron 2.21),
+/// whose decoder table still held Llama 2 7B and 13B.
+pub static N_TRN1PERF_2_21: Citation = Citation {
+    key: "N-TRN1PERF-2.21",
+    title: "AWS Neuron SDK: Trn1/Trn1n training performance, decoder models (training_data_decoder.csv, Neuron 2.21): Llama 2 7B on 16 and 13B on 32 trn1.32xlarge, sequences/s with topology, micro-batch and global batch",
+    url: "https://github.com/aws-neuron/aws-neuron-sdk/blob/752349fd3de5aaa6eb69690955eeaa7d43fcd082/general/benchmarks/trn1/training_data_decoder.csv",
+    date: "2024-12-20",
 };
 /// Google's MaxText recipes for TPU v6e and v5p (logged training steps).
 pub static MAXTEXT_RECIPES: Citation = Citation {

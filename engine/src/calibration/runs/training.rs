@@ -97,6 +97,54 @@ pub(super) fn points() -> Vec<RunPoint> {
         "Neuron 2.21 (the page's release of 2024-12-20): 14.44 sequences/s; TP32 PP8 DP4 over NeuronCores with activation checkpointing; entered with the format-aware efficiency it checks: tuned against",
         Role::TunedAgainst,
     );
+    // Two rows AWS's page held until 2025 (Neuron 2.21), entered on 2026-11-26 in a change
+    // that touched only the evidence: nothing was fitted to them or changed while looking at
+    // them. TP8 over NeuronCores is TP4 over chips; activation checkpointing as in Neuron's
+    // Llama 2 tutorials.
+    for (label, nodes, model, degrees, measured, at_entry) in [
+        (
+            "Trn1, Llama 2 7B pretraining, 256 chips, BF16, 4K sequences",
+            16,
+            "m:l32,d4096,h32,kv32,f11008,v32000,s4096,n:Llama 2 7B",
+            (4, 1, 64),
+            95.14,
+            396_835.477_109_910_16,
+        ),
+        (
+            "Trn1, Llama 2 13B pretraining, 512 chips, BF16, 4K sequences",
+            32,
+            "m:l40,d5120,h40,kv40,f13824,v32000,s4096,n:Llama 2 13B",
+            (4, 8, 16),
+            80.33,
+            395_400.678_882_012_14,
+        ),
+    ] {
+        push_train(
+            label,
+            &N_TRN1PERF_2_21,
+            Metric::TokensPerS(measured * 4096.0),
+            TrainRun {
+                system: "trn1-16",
+                nodes,
+                model,
+                dtype: Dtype::Bf16,
+                global_batch: 1024,
+                degrees,
+                cp: 1,
+                zero: 1,
+                ep: 1,
+                micro_batch: 1,
+                efficiency: None,
+                variants: RECOMPUTE,
+                mfu: false,
+            },
+            "Neuron 2.21 (the page's release of 2024-12-20): sequences/s as published, micro-batch 1 and a global batch of 1,024; TP8 over NeuronCores (TP8 PP8 for 13B), the rest data-parallel",
+            Role::HeldOut {
+                since: THIRD_SET,
+                at_entry,
+            },
+        );
+    }
     for (nodes, dp, mfu, label) in [
         (
             1024,
