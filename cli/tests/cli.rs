@@ -1620,3 +1620,52 @@ fn kernel_data_lists_sourced_tables_and_reads_a_gemm() {
     let (code, _, err) = run(&["kernel-data", "--chip", "h100-sxm", "--gemm", "1,2"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn train_takes_a_micro_batch_and_offloads_layer_inputs_where_nothing_else_fits() {
+    // A 1,024-sequence batch over 256 data-parallel chips at micro-batch 4 is one pass a
+    // step. Its layer inputs (43 GB a chip at 8K tokens) do not fit a v6e's 32 GB, so they go
+    // to host memory, as MaxText's offload policy sends them.
+    let base = [
+        "train",
+        "--system",
+        "tpu-v6e-256",
+        "--model",
+        "llama3-70b",
+        "--dtype",
+        "bf16",
+        "--batch",
+        "1024",
+        "--tp",
+        "1",
+        "--pp",
+        "1",
+        "--dp",
+        "256",
+        "--zero",
+        "3",
+    ];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        a.push("--json");
+        a
+    }
+    let v = json(&with(&base, &["--micro-batch", "4"]));
+    assert_eq!(v["micro_batch"], 4);
+    assert_eq!(v["micro_batches"], 1.0);
+    assert_eq!(v["offload"], true);
+    // Chosen when not given: a power of two up to the four sequences a chip holds a step.
+    let chosen = json(&with(&base, &[]));
+    let b = chosen["micro_batch"].as_u64().unwrap();
+    assert!(b.is_power_of_two() && b <= 4, "{b}");
+    assert_eq!(chosen["micro_batches"].as_f64().unwrap() * b as f64, 4.0);
+    // Offload refused, micro-batch 4 does not fit, and the message says what would.
+    let (code, _, err) = run(&with(&base, &["--micro-batch", "4", "--offload", "off"]));
+    assert_ne!(code, 0);
+    assert!(err.contains("offload"), "{err}");
+    // A micro-batch out of the key's range is named.
+    let (code, _, err) = run(&with(&base, &["--micro-batch", "0"]));
+    assert_ne!(code, 0);
+    assert!(err.contains("micro-batch") || err.contains("wmb"), "{err}");
+}

@@ -113,6 +113,12 @@ pub struct Job {
     /// Mixtures of experts: tokens the busiest expert-parallel rank receives over the mean
     /// (`None`: 1, balanced, as Megatron's published benchmarks force routing).
     pub expert_imbalance: Option<f64>,
+    /// Training: sequences a device runs in one pass (`None`: the layout search chooses, from
+    /// model version 8; 1 before).
+    pub micro_batch: Option<u32>,
+    /// Training: whether layer inputs are offloaded to host memory (`None`: where nothing
+    /// else fits, from model version 8; never before).
+    pub offload: Option<bool>,
     /// Serving: the attention data-parallel degree (`None`: the serving search chooses).
     pub attn_dp: Option<u32>,
     /// Serving: the expert-parallel degree (`None`: the serving search chooses).
@@ -204,6 +210,8 @@ impl Default for Job {
             repair_h: None,
             restart_min: None,
             expert_imbalance: None,
+            micro_batch: None,
+            offload: None,
             attn_dp: None,
             ep: None,
             ckpt_bytes_per_s: None,
@@ -561,6 +569,10 @@ fn train_config(
     cfg.fsdp_prefetch = job.model_version >= 4;
     cfg.grouped_experts = job.model_version >= 5;
     cfg.expert_imbalance = job.expert_imbalance.unwrap_or(1.0);
+    cfg.layout.micro_batch = job.micro_batch.unwrap_or(1);
+    cfg.choose_micro_batch = job.micro_batch.is_none() && job.model_version >= 8;
+    cfg.layout.offload = job.offload == Some(true);
+    cfg.choose_offload = job.offload.is_none() && job.model_version >= 8;
     Ok(cfg)
 }
 

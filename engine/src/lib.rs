@@ -18,6 +18,7 @@ pub mod compare;
 pub mod dtype;
 pub mod efficiency;
 pub mod formats;
+pub mod hostlink;
 pub mod job;
 pub mod json;
 pub mod kerneldata;

@@ -38,8 +38,8 @@ pub use serve::{
     StepModel, MAX_DRAFT, NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
 pub use train::{
-    bubble_share, bubble_slots, train, training_memory, Layout, Memory, StepCounts, StepParts,
-    TrainConfig, TrainReport, MAX_EXPERT_IMBALANCE,
+    bubble_share, bubble_slots, micro_batch_options, train, train_best_micro, training_memory,
+    Layout, Memory, StepCounts, StepParts, TrainConfig, TrainReport, MAX_EXPERT_IMBALANCE,
 };
 pub(crate) use train::{train_in, CommMemo};
 
@@ -627,6 +627,7 @@ mod tests {
                 zero: 1,
                 recompute: true,
                 cp: 1,
+                offload: false,
             },
             matmul_efficiency: 0.8,
             dp_overlap: 0.5,
@@ -635,6 +636,8 @@ mod tests {
             fsdp_prefetch: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
+            choose_micro_batch: false,
+            choose_offload: false,
         };
         assert!(train(&cl, &chip, &cfg)
             .unwrap_err()

@@ -61,6 +61,14 @@ pub struct Args {
     #[arg(long, value_name = "V", default_value_t = 1, allow_hyphen_values = true,
           value_parser = parse::count())]
     interleave: u32,
+    /// Sequences a device runs in one pass: the micro-batch (default: the fastest that fits,
+    /// of the powers of two up to the sequences a data-parallel rank holds a step)
+    #[arg(long, value_name = "B", allow_hyphen_values = true, value_parser = parse::keyed("wmb"))]
+    micro_batch: Option<u32>,
+    /// Offload each layer's input to host memory for recomputation: on, off, or auto (where
+    /// nothing else fits)
+    #[arg(long, value_name = "on|off|auto", default_value = "auto", value_parser = offload())]
+    offload: Offload,
     /// Activation recomputation, on or off (with a layout)
     #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
           value_parser = on_off())]
@@ -92,6 +100,23 @@ fn on_off() -> Check<impl Fn(&str, &str) -> Result<bool, String> + Clone> {
         "on" => Ok(true),
         "off" => Ok(false),
         _ => Err(format!("--recompute must be on or off, got '{x}'")),
+    })
+}
+
+/// `--offload`: forced on or off, or where nothing else fits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Offload {
+    On,
+    Off,
+    Auto,
+}
+
+fn offload() -> Check<impl Fn(&str, &str) -> Result<Offload, String> + Clone> {
+    Check(|_: &str, x: &str| match x {
+        "on" => Ok(Offload::On),
+        "off" => Ok(Offload::Off),
+        "auto" => Ok(Offload::Auto),
+        _ => Err(format!("--offload must be on, off or auto, got '{x}'")),
     })
 }
 
@@ -148,6 +173,10 @@ impl Run for Args {
         if let Some(x) = self.expert_imbalance {
             cfg.expert_imbalance = x;
         }
+        cfg.layout.micro_batch = self.micro_batch.unwrap_or(1);
+        cfg.choose_micro_batch = self.micro_batch.is_none();
+        cfg.layout.offload = self.offload == Offload::On;
+        cfg.choose_offload = self.offload == Offload::Auto;
         let r = match (self.tp, self.pp, self.dp, self.cp, self.zero) {
             (None, None, None, None, None) => workload::best_layout(&cluster, &chip, &cfg)?,
             (tp, pp, dp, cp, zero) => {
@@ -171,7 +200,7 @@ impl Run for Args {
                 l.ep = self.ep;
                 l.interleave = self.interleave;
                 l.recompute = self.recompute;
-                workload::train(&cluster, &chip, &cfg)?
+                workload::train_best_micro(&cluster, &chip, &cfg)?
             }
         };
         let price = Price::of(&self.price, cluster.system.chip);
@@ -214,6 +243,10 @@ impl Report for Trained {
             "tokens_per_s": r.tokens_per_s,
             "mfu": r.mfu,
             "layout": r.layout.to_string(),
+            "micro_batch": r.layout.micro_batch,
+            "micro_batches": r.parts.counts.micro,
+            "offload": r.layout.offload,
+            "offload_exposed_s": r.offload.get(),
             "step_s": r.step.get(),
             "time_s": time,
             "chip_hours": time / 3600.0 * f64::from(c.chips()),

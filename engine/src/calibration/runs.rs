@@ -327,6 +327,7 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
             cp: r.cp,
             zero: r.zero,
             ep: r.ep,
+            offload: false,
         };
         let eff = r
             .efficiency

@@ -140,6 +140,8 @@ impl Scenario {
             ("wrestart", j.restart_min),
             ("wckpt", j.ckpt_bytes_per_s),
             ("wimb", j.expert_imbalance),
+            ("wmb", j.micro_batch.map(f64::from)),
+            ("woff", j.offload.map(|b| f64::from(u8::from(b)))),
             ("wadp", j.attn_dp.map(f64::from)),
             ("wep", j.ep.map(f64::from)),
         ] {
@@ -396,7 +398,7 @@ impl Scenario {
                     Ok(d) => s.job.dtype = d,
                     Err(e) => note("wdtype", format!("{e}; using BF16")),
                 },
-                "wnodes" | "wgbs" | "wbatch" | "wpr" | "wout" | "wadp" | "wep" => match v.parse::<u32>() {
+                "wnodes" | "wgbs" | "wbatch" | "wpr" | "wout" | "wmb" | "wadp" | "wep" => match v.parse::<u32>() {
                     Ok(n) if k == "wnodes" && n > MAX_NODES => note(
                         k,
                         format!(
@@ -408,6 +410,7 @@ impl Scenario {
                         "wgbs" => s.job.global_batch = n,
                         "wpr" => s.job.prompt = n,
                         "wout" => s.job.output = n,
+                        "wmb" => s.job.micro_batch = Some(n),
                         "wadp" => s.job.attn_dp = Some(n),
                         "wep" => s.job.ep = Some(n),
                         _ => s.job.batch = n,
@@ -542,6 +545,17 @@ impl Scenario {
                     }
                 }
                 "wown" => s.job.owned = v == "1",
+                "woff" => match v.as_str() {
+                    "1" => s.job.offload = Some(true),
+                    "0" => s.job.offload = Some(false),
+                    _ => note(
+                        "woff",
+                        format!(
+                            "'{}' is not 0 or 1; layer inputs are offloaded where nothing else fits",
+                            clip(v)
+                        ),
+                    ),
+                },
                 "lesson" => match crate::keys::LESSONS.iter().find(|id| **id == v) {
                     Some(id) => s.lesson = (*id).into(),
                     None if v.is_empty() => s.lesson.clear(),

@@ -298,6 +298,8 @@ fn full_state_round_trips() {
             nodes: 8,
             model: "deepseek-v3".into(),
             dtype: Dtype::Fp8,
+            micro_batch: Some(8),
+            offload: Some(true),
             tokens: 1.5e13,
             global_batch: 4096,
             efficiency: Some(0.65),

@@ -12,8 +12,9 @@ use super::{Layout, TrainConfig, TrainReport, WorkloadError};
 /// A search over training layouts that can run in slices (so a page can show progress and
 /// stay responsive): tensor degrees that are powers of two dividing the scale-up domain,
 /// pipeline depths up to the layer count (uneven stages allowed), expert-parallel degrees
-/// for MoE models, and recomputation on or off. `base.layout` supplies the micro-batch and
-/// sharding.
+/// for MoE models, and recomputation on or off; then sharding and context parallelism where
+/// memory stood in the way, and, where `base` chooses it, the micro-batch. `base.layout`
+/// supplies the micro-batch otherwise.
 #[derive(Clone, Debug)]
 pub struct LayoutSearch {
     cluster: Cluster,
@@ -26,6 +27,8 @@ pub struct LayoutSearch {
     memo: CommMemo,
     /// Whether the second round (ZeRO-2/3 and context parallelism) is still to be added.
     widen: bool,
+    /// Whether the third round (larger micro-batches) is still to be added.
+    refine: bool,
 }
 
 impl LayoutSearch {
@@ -80,7 +83,45 @@ impl LayoutSearch {
             rejected: Vec::new(),
             memo: CommMemo::default(),
             widen: base.pipeline_sends,
+            refine: base.choose_micro_batch,
         }
+    }
+
+    /// The third round, where the micro-batch is chosen: every larger micro-batch of
+    /// [`super::micro_batch_options`] on the fastest layouts that fit, and on the fastest
+    /// that shard their weights (ZeRO-2/3, whose gathers a larger micro-batch makes fewer).
+    fn refine(&mut self) {
+        self.refine = false;
+        let mut fastest: Vec<&TrainReport> = self.fits.iter().collect();
+        fastest.sort_by(|a, b| b.tokens_per_s.total_cmp(&a.tokens_per_s));
+        let mut seeds: Vec<Layout> = fastest.iter().take(8).map(|r| r.layout).collect();
+        seeds.extend(
+            fastest
+                .iter()
+                .filter(|r| r.layout.zero >= 2)
+                .take(4)
+                .map(|r| r.layout),
+        );
+        let mut extra: Vec<Layout> = Vec::new();
+        for l in seeds {
+            for b in super::micro_batch_options(self.base.global_batch, &l) {
+                let c = Layout {
+                    micro_batch: b,
+                    ..l
+                };
+                let off = Layout { offload: true, ..c };
+                let with_off = self.base.choose_offload && c.recompute && !c.offload;
+                for c in [Some(c), with_off.then_some(off)].into_iter().flatten() {
+                    if c.micro_batch > l.micro_batch
+                        && !extra.contains(&c)
+                        && !self.candidates.contains(&c)
+                    {
+                        extra.push(c);
+                    }
+                }
+            }
+        }
+        self.candidates.extend(extra);
     }
 
     /// The second round: what sharding (ZeRO-2, ZeRO-3/FSDP) and context parallelism buy,
@@ -103,6 +144,26 @@ impl LayoutSearch {
             ..r.layout
         }));
         let mut extra: Vec<Layout> = Vec::new();
+        // Where memory stood in the way, layer inputs offloaded to host memory (with
+        // recomputation, alone or with the weights sharded), where the job allows it.
+        if self.base.choose_offload {
+            for (l, e) in &self.rejected {
+                if !matches!(e, WorkloadError::DoesNotFit { .. }) {
+                    continue;
+                }
+                for zero in [l.zero, 3] {
+                    let c = Layout {
+                        offload: true,
+                        recompute: true,
+                        zero,
+                        ..*l
+                    };
+                    if !extra.contains(&c) && !self.candidates.contains(&c) {
+                        extra.push(c);
+                    }
+                }
+            }
+        }
         for l in seeds {
             for (zero, cp) in [(2, 1), (3, 1), (1, 2), (1, 4), (3, 2)] {
                 if cp > 1 && (l.dp % cp != 0 || m.seq % (2 * cp) != 0 || (l.dp / cp) % l.ep != 0) {
@@ -137,13 +198,15 @@ impl LayoutSearch {
     /// Whether every candidate has been evaluated (the second round included).
     #[must_use]
     pub fn done(&self) -> bool {
-        self.next >= self.candidates.len() && !self.widen
+        self.next >= self.candidates.len() && !self.widen && !self.refine
     }
 
     /// Evaluate up to `n` more candidates; returns whether the search is done.
     pub fn step(&mut self, n: usize) -> bool {
         if self.next >= self.candidates.len() && self.widen {
             self.widen();
+        } else if self.next >= self.candidates.len() && self.refine {
+            self.refine();
         }
         let end = self.next.saturating_add(n).min(self.candidates.len());
         for i in self.next..end {

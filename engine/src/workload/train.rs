@@ -44,6 +44,11 @@ pub struct Layout {
     /// Context-parallel degree: each sequence split over this many chips, which exchange
     /// keys and values around a ring in every attention layer.
     pub cp: u32,
+    /// With recomputation, each layer's input (what recomputation keeps) written to host
+    /// memory in the forward pass and read back for the backward pass, two layers' worth
+    /// held on the chip at a time: MaxText's `offload` remat policy for decoder-layer inputs.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub offload: bool,
 }
 
 impl Layout {
@@ -59,6 +64,7 @@ impl Layout {
         zero: 1,
         recompute: true,
         cp: 1,
+        offload: false,
     };
 }
 
@@ -94,9 +100,80 @@ pub struct TrainConfig {
     /// roofline with its own weights (model version 5 and later); before, as one GEMM of all
     /// routed tokens.
     pub grouped_experts: bool,
+    /// Whether the micro-batch is chosen (the layout search's, or [`train_best_micro`]'s):
+    /// every power of two up to the sequences a data-parallel rank holds a step, the fastest
+    /// that fits memory (model version 8 and later); else `layout.micro_batch` as given.
+    pub choose_micro_batch: bool,
+    /// Whether layer inputs may be offloaded to host memory where nothing else fits
+    /// ([`Layout::offload`]; model version 8 and later): tried, with recomputation, on
+    /// layouts that do not fit without it.
+    pub choose_offload: bool,
 }
 
 pub use crate::keys::MAX_EXPERT_IMBALANCE;
+
+/// The micro-batches tried for `layout` when the micro-batch is chosen: powers of two up to
+/// the sequences each data-parallel rank holds a step (the global batch over the
+/// data-parallel degree), at least 1.
+#[must_use]
+pub fn micro_batch_options(global_batch: u32, layout: &Layout) -> Vec<u32> {
+    let per_rank = (global_batch / layout.dp.max(1)).max(1);
+    let mut v = Vec::new();
+    let mut b = 1;
+    while b <= per_rank {
+        v.push(b);
+        b *= 2;
+    }
+    v
+}
+
+/// [`train`] at `cfg.layout`, its micro-batch chosen when `cfg.choose_micro_batch` is set
+/// (the fastest of [`micro_batch_options`] that fits), and its layer inputs offloaded to
+/// host memory where that alone makes it fit and `cfg.choose_offload` allows it.
+///
+/// # Errors
+/// As [`train`], for the last micro-batch tried when none fits.
+pub fn train_best_micro(
+    cluster: &Cluster,
+    chip: &Chip,
+    cfg: &TrainConfig,
+) -> Result<TrainReport, WorkloadError> {
+    if !cfg.choose_micro_batch && !cfg.choose_offload {
+        return train(cluster, chip, cfg);
+    }
+    let mut best: Option<TrainReport> = None;
+    let mut last = None;
+    let options = if cfg.choose_micro_batch {
+        micro_batch_options(cfg.global_batch, &cfg.layout)
+    } else {
+        alloc::vec![cfg.layout.micro_batch]
+    };
+    for b in options {
+        let mut c = cfg.clone();
+        c.layout.micro_batch = b;
+        let mut got = train(cluster, chip, &c);
+        if matches!(got, Err(WorkloadError::DoesNotFit { .. }))
+            && cfg.choose_offload
+            && c.layout.recompute
+            && !c.layout.offload
+        {
+            c.layout.offload = true;
+            got = train(cluster, chip, &c);
+        }
+        match got {
+            Ok(r)
+                if best
+                    .as_ref()
+                    .is_none_or(|x| r.tokens_per_s > x.tokens_per_s) =>
+            {
+                best = Some(r);
+            }
+            Ok(_) => {}
+            Err(e) => last = Some(e),
+        }
+    }
+    best.ok_or_else(|| last.unwrap_or_else(|| WorkloadError::BadLayout("no micro-batch".into())))
+}
 
 impl TrainConfig {
     /// A configuration with no communication hidden behind compute.
@@ -120,6 +197,8 @@ impl TrainConfig {
             fsdp_prefetch: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
+            choose_micro_batch: false,
+            choose_offload: false,
         }
     }
 }
@@ -146,6 +225,8 @@ pub struct TrainReport {
     pub cp_comm: Seconds,
     /// Exposed pipeline sends between stages per step.
     pub pp_comm: Seconds,
+    /// Exposed transfers of offloaded layer inputs to and from host memory per step.
+    pub offload: Seconds,
     /// Tokens per second over the cluster.
     pub tokens_per_s: f64,
     /// Model FLOPs utilisation: 6N+attention FLOPs per second over the cluster's dense peak.
@@ -339,9 +420,15 @@ pub fn training_memory(model: &Model, l: &Layout) -> Memory {
         s * b * d * 34.0 / t
     };
     // 1F1B keeps up to `pp` micro-batches in flight on the first stage; with uneven stages
-    // the largest holds ⌈layers/pp⌉ layers.
+    // the largest holds ⌈layers/pp⌉ layers. Offloaded, a stage keeps two layers' inputs (one
+    // in use, one on its way to or from the host).
     let layers_here = f64::from(model.layers.div_ceil(l.pp));
-    let activations = per_layer * layers_here * f64::from(l.pp);
+    let kept = if l.offload && l.recompute {
+        layers_here.min(2.0)
+    } else {
+        layers_here
+    };
+    let activations = per_layer * kept * f64::from(l.pp);
     Memory {
         weights,
         gradients,
@@ -584,11 +671,16 @@ pub(crate) fn train_in(
     let roof = Roofline::dense(chip, cfg.dtype).ok_or_else(|| {
         WorkloadError::NoFormat(format!("{} has no dense {} figure", chip.id, cfg.dtype))
     })?;
+    if l.offload && !l.recompute {
+        return Err(WorkloadError::BadLayout(
+            "offloading keeps each layer's input in host memory for recomputation: it needs recomputation on".into(),
+        ));
+    }
     let mem = training_memory(m, l);
     let hbm = chip.hbm_capacity.value.get();
     if mem.total() > hbm {
         let detail = if mem.activations > mem.optimizer {
-            "activations dominate: recompute or more pipeline stages"
+            "activations dominate: recompute, offload layer inputs to host memory, or more pipeline stages"
         } else {
             "weights and optimizer states dominate: more tensor or pipeline parallelism, or shard the optimizer"
         };
@@ -709,7 +801,19 @@ pub(crate) fn train_in(
     } else {
         0.0
     };
-    let step = compute + bubble + tp_comm + ep_comm + dp_comm + cp_comm + pp_comm;
+    // Offload: each layer's input written to host memory in the forward pass and read back
+    // in the backward pass, over the host link beside the compute (DMA): a direction's
+    // transfer exposed where it outlasts its phase (the forward pass, a pass in `passes`; the
+    // recomputation and backward, the rest).
+    let offload = if l.offload {
+        let bytes = 2.0 * tokens_mb * m.d() * layers_here * micro;
+        let one_way = bytes / crate::hostlink::host_link(chip).value;
+        let work = per_micro * micro;
+        (one_way - work / passes).max(0.0) + (one_way - work * (passes - 1.0) / passes).max(0.0)
+    } else {
+        0.0
+    };
+    let step = compute + bubble + tp_comm + ep_comm + dp_comm + cp_comm + pp_comm + offload;
     let tokens = micro * f64::from(l.dp * l.micro_batch) * f64::from(m.seq);
     let tokens_per_s = tokens / step;
     let peak_total = roof.peak.get() * f64::from(cluster.chips());
@@ -761,12 +865,13 @@ pub(crate) fn train_in(
         dp_comm: Seconds::new(dp_comm),
         cp_comm: Seconds::new(cp_comm),
         pp_comm: Seconds::new(pp_comm),
+        offload: Seconds::new(offload),
         tokens_per_s,
         mfu,
         memory: mem,
         formula: if with_formula {
             format!(
-                "step = compute {} + bubble (pp−1)/(m·v)·compute {} + exposed TP {} + exposed EP all-to-all {} + exposed DP {} (ZeRO-{}) + exposed CP ring {} + pipeline sends {}; compute = {} passes × {} micro-batches: {} GEMMs {} at {:.1}% of {} (BF16 efficiency {:.1}% × {} ratio {:.3}), {} attention {}, {} elementwise {}, casts to {} {}, {} output head {}, optimizer step {}",
+                "step = compute {} + bubble (pp−1)/(m·v)·compute {} + exposed TP {} + exposed EP all-to-all {} + exposed DP {} (ZeRO-{}) + exposed CP ring {} + pipeline sends {} + exposed offload {}; compute = {} passes × {} micro-batches: {} GEMMs {} at {:.1}% of {} (BF16 efficiency {:.1}% × {} ratio {:.3}), {} attention {}, {} elementwise {}, casts to {} {}, {} output head {}, optimizer step {}",
                 Seconds::new(compute),
                 Seconds::new(bubble),
                 Seconds::new(tp_comm),
@@ -775,6 +880,7 @@ pub(crate) fn train_in(
                 l.zero,
                 Seconds::new(cp_comm),
                 Seconds::new(pp_comm),
+                Seconds::new(offload),
                 passes,
                 micro,
                 parts.gemm_dtype,
@@ -911,6 +1017,9 @@ impl fmt::Display for Layout {
         }
         if self.recompute {
             f.write_str(", recompute")?;
+        }
+        if self.offload {
+            f.write_str(", layer inputs offloaded to host")?;
         }
         Ok(())
     }

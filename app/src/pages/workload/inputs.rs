@@ -104,6 +104,26 @@ pub(super) fn Inputs() -> impl IntoView {
                 {num("Nodes", "wnodes", |j| f64::from(j.nodes), |j, x| j.nodes = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
                 {num("Training tokens", "wtokens", |j| j.tokens, |j, x| j.tokens = x, 1e6, 1e16, 1e9, false)}
                 {num("Global batch (sequences)", "wgbs", |j| f64::from(j.global_batch), |j, x| j.global_batch = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
+                <label class="field num">
+                    "Micro-batch (sequences a pass)"
+                    <input type="text" inputmode="numeric" name="wmb" placeholder="auto"
+                        prop:value=move || sc.with(|s| s.job.micro_batch.map_or(String::new(), |n| n.to_string()))
+                        on:change=move |ev| {
+                            let raw = event_target_value(&ev);
+                            let (lo, hi) = engine::job::range("wmb").unwrap_or((1.0, 1.0));
+                            match raw.trim() {
+                                "" => { error.set(None); sc.update(|s| s.job.micro_batch = None); }
+                                t => match t.parse::<u32>() {
+                                    Ok(n) if (lo..=hi).contains(&f64::from(n)) => { error.set(None); sc.update(|s| s.job.micro_batch = Some(n)); }
+                                    _ => error.set(Some(format!("Micro-batch: '{raw}' is not a whole number from {lo} to {hi} (or empty, for the layout search's choice); the previous value is kept."))),
+                                },
+                            }
+                        }/>
+                </label>
+                {select("Offload layer inputs to host", "woff",
+                    vec![("auto".into(), "where nothing else fits".into()), ("1".into(), "always".into()), ("0".into(), "never".into())],
+                    |j| match j.offload { None => "auto".into(), Some(true) => "1".into(), Some(false) => "0".into() },
+                    |j, v| j.offload = match v.as_str() { "1" => Some(true), "0" => Some(false), _ => None })}
                 {num("BF16 matmul efficiency", "weff", |j| j.efficiency.unwrap_or_else(|| default_efficiency(j)), |j, x| j.efficiency = Some(x), 0.05, 1.0, 0.01, true)}
                 {num("Serving batch per replica", "wbatch", |j| f64::from(j.batch), |j, x| j.batch = x.round().max(1.0) as u32, 1.0, 4096.0, 1.0, false)}
                 {num("Prompt tokens per request", "wpr", |j| f64::from(j.prompt), |j, x| j.prompt = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
