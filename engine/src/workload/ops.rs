@@ -239,6 +239,9 @@ pub struct Graph {
     /// Expert load imbalance: the busiest expert-parallel rank's tokens over the mean, at
     /// one token a rank (it falls as the square root of the tokens a rank receives).
     pub imbalance: f64,
+    /// The hottest expert's tokens over the mean expert's ([`HOT_EXPERT`]; 1 where routing
+    /// is taken as uniform, as links of model version 7 and earlier take it).
+    pub hot_expert: f64,
     decode: Tables,
     prefill: Tables,
 }
@@ -398,6 +401,7 @@ impl Graph {
             per_call,
             per_layer,
             imbalance: IMBALANCE,
+            hot_expert: if own_experts { HOT_EXPERT } else { 1.0 },
             decode,
             prefill,
         }
@@ -592,10 +596,13 @@ impl Graph {
         let local = e / ep;
         let (h, i) = (m.d(), f64::from(m.expert_ffn) / te);
         let mats = if m.gated { 3.0 } else { 2.0 };
-        // Tokens a rank computes: its share, and the busiest rank's excess over it.
+        // Tokens a rank computes: its share, and the busiest rank's excess over it: the
+        // larger of the sampling noise of a step's routing and the rank that holds the hottest
+        // expert (its excess shared over the rank's experts).
         let routed = tokens * k / ep;
         let skew = if ep > 1.0 {
-            1.0 + self.imbalance / libm::sqrt(routed.max(1.0))
+            (1.0 + self.imbalance / libm::sqrt(routed.max(1.0)))
+                .max(1.0 + (self.hot_expert - 1.0) / local.max(1.0))
         } else {
             1.0
         };
@@ -897,6 +904,16 @@ pub const NEURON_EXPERT_BLOCK: f64 = 512.0;
 /// (neuronx-distributed's `DEFAULT_SELECTIVE_LOADING_THRESHOLD`).
 pub const NEURON_SELECTIVE_LOADING_THRESHOLD: f64 = 1.0;
 
+/// How many times the mean expert's tokens the hottest expert of a layer receives in a
+/// decode step, averaged over layers and steps: 11.948 (an imbalance ratio of 10.948) for
+/// DeepSeek-R1 at expert-parallel 32 on GB200 without expert load balancing, on a
+/// machine-translation dataset (TensorRT-LLM, "Scaling Expert Parallelism in TensorRT-LLM,
+/// Part 1", docs/source/blogs/tech_blog, 2025). The busiest rank then carries its excess over
+/// the rank's experts: 1 + 10.948 ÷ 8 = 2.37 at 8 experts a rank, beside the 2.56 the same
+/// run measured a GPU. Measured on DeepSeek's router alone; taken for every router (an
+/// assumption), and not where every rank holds every expert.
+pub const HOT_EXPERT: f64 = 11.948;
+
 /// Expert load imbalance at one routed token a rank: the busiest of the ranks receives
 /// `1 + IMBALANCE ÷ √(tokens a rank)` times the mean. With routing as random as a balanced
 /// router makes it, the largest of `ep` multinomial shares exceeds the mean by about
@@ -933,6 +950,45 @@ mod tests {
             ..InferConfig::new(find_model(model).unwrap(), Dtype::Fp4, 512, 1024, 1024)
         };
         infer(&cl, &chip, &cfg).unwrap()
+    }
+
+    #[test]
+    fn the_busiest_rank_holds_the_hottest_expert_where_ranks_hold_few() {
+        // DeepSeek-V3 on GB200 at 512 sequences: with 256 experts over 32 ranks (8 a rank)
+        // the rank holding the hottest expert carries 1 + 10.948 ÷ 8 times the mean; over 8
+        // ranks (32 a rank) it is diluted; on one rank holding all, nothing waits.
+        let (cl, chip) = domain_of("gb200-nvl72");
+        let experts = |ep: u32, own: bool| {
+            let cfg = InferConfig {
+                tp: Some(32),
+                attn_dp: Some(32),
+                ep: Some(ep),
+                own_experts: own,
+                ..InferConfig::new(
+                    find_model("deepseek-v3").unwrap(),
+                    Dtype::Fp4,
+                    512,
+                    1024,
+                    1024,
+                )
+            };
+            let r = infer(&cl, &chip, &cfg).unwrap();
+            r.decode_ops
+                .ops
+                .iter()
+                .find(|o| o.kind == OpKind::Experts)
+                .unwrap()
+                .flops
+        };
+        // Over routing's sampling noise alone, at 512 × 8 ÷ 32 tokens a rank.
+        let wide = experts(32, true) / experts(32, false);
+        let noise = 1.0 + IMBALANCE / libm::sqrt(512.0 * 8.0 / 32.0);
+        assert!(
+            (wide - (1.0 + (HOT_EXPERT - 1.0) / 8.0) / noise).abs() < 0.01,
+            "{wide}"
+        );
+        let narrow = experts(8, true) / experts(8, false);
+        assert!(narrow > 1.2 && narrow < wide, "{narrow}");
     }
 
     #[test]

@@ -141,7 +141,9 @@ pub struct InferConfig {
     /// in wider formats still are: see [`InferConfig::graph`]).
     pub op_graph: bool,
     /// Time a mixture of experts' grouped GEMMs from kernels measured on its own experts (or
-    /// the nearest measured), where links of model version 7 and earlier scaled DeepSeek's.
+    /// the nearest measured), the busiest rank holding the hottest expert
+    /// ([`super::ops::HOT_EXPERT`]), where links of model version 7 and earlier scaled
+    /// DeepSeek's under uniform routing.
     pub own_experts: bool,
 }
 

@@ -609,7 +609,10 @@ const RUNS: [Run; 23] = [
 /// aiconfigurator measured them (until then, from DeepSeek's scaled): Qwen3-30B-A3B comes
 /// within the bound, while Llama 4 Scout (16 experts, one a token) and Mixtral on H200 (8,
 /// two a token), whose experts measure faster than DeepSeek's scaled, now depart (+37% and
-/// +47%): what else their steps lack is not yet found.
+/// +47%): what else their steps lack is not yet found. The busiest expert-parallel rank then
+/// came to hold the hottest expert, as TensorRT-LLM measured DeepSeek-R1's routing: the
+/// DeepSeek-R1, Qwen3-235B and gpt-oss-120b runs move 4 to 20 points lower, Llama 4
+/// Maverick's two 4 to 5 points further below.
 const MET_BY_THE_GRAPH: [&str; 12] = [
     "4 × B200, DeepSeek-R1 serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
     "4 × GB200, DeepSeek-R1 serving, NVFP4, 1,024/1,024 tokens, max throughput (TensorRT-LLM)",
