@@ -909,8 +909,8 @@ pub const NEURON_SELECTIVE_LOADING_THRESHOLD: f64 = 1.0;
 /// DeepSeek-R1 at expert-parallel 32 on GB200 without expert load balancing, on a
 /// machine-translation dataset (TensorRT-LLM, "Scaling Expert Parallelism in TensorRT-LLM,
 /// Part 1", docs/source/blogs/tech_blog/blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.md
-/// at commit 1d263f15, 2025: 128 tokens the mean expert, with a standard deviation of 164.1). The busiest rank then carries its excess over
-/// the rank's experts: 1 + 10.948 ÷ 8 = 2.37 at 8 experts a rank, beside the 2.56 the same
+/// at commit 1d263f15, 2025: 128 tokens the mean expert, with a standard deviation of
+/// 164.1). The busiest rank then carries its excess over the rank's experts: 1 + 10.948 ÷ 8 = 2.37 at 8 experts a rank, beside the 2.56 the same
 /// run measured a GPU. Measured on DeepSeek's router alone; taken for every router (an
 /// assumption), and not where every rank holds every expert.
 pub const HOT_EXPERT: f64 = 11.948;
