@@ -1225,6 +1225,27 @@ test('workload: a mixture of experts served as its operations, each from its ker
   assert.deepEqual(page.errors, []);
 });
 
+test('workload: a micro-batch and host offload set on the page are the CLI\'s, and the link carries them', async () => {
+  const page = await open('?v=7&page=workload&wsys=tpu-v6e-256&wnodes=1&wmodel=llama3-70b');
+  await page.waitForSelector('input[name=wmb]');
+  assert.equal(await page.inputValue('input[name=wmb]'), '');
+  await page.fill('input[name=wmb]', '4');
+  await page.press('input[name=wmb]', 'Tab');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('wmb') === '4');
+  await page.selectOption('select[name=woff]', '1');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('woff') === '1');
+  const link = await page.evaluate(() => location.search);
+  const want = cli(['eval', '--link', link]);
+  await page.waitForFunction((v) => Math.abs(Number(document.querySelector('#tokens-per-s').dataset.value) / v - 1) < 1e-9, want.tokens_per_s);
+  // A micro-batch that is not one is named and changes nothing.
+  await page.fill('input[name=wmb]', 'four');
+  await page.press('input[name=wmb]', 'Tab');
+  await page.waitForSelector('.inputs .error');
+  assert.match(await page.textContent('.inputs .error'), /Micro-batch: 'four' is not a whole number/);
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('wmb')), '4');
+  assert.deepEqual(page.errors, []);
+});
+
 test('workload: the step beside the platform compared with, and one click puts an operation on the Roofline page', async () => {
   const page = await open('?page=workload&wsys=hgx-h100-8&wnodes=8&wdtype=fp8&wref=gb200-nvl72');
   await page.waitForSelector('#step-beside-bar');

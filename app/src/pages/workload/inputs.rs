@@ -106,11 +106,11 @@ pub(super) fn Inputs() -> impl IntoView {
                 {num("Global batch (sequences)", "wgbs", |j| f64::from(j.global_batch), |j, x| j.global_batch = x.round().max(1.0) as u32, 1.0, 262144.0, 1.0, false)}
                 <label class="field num">
                     "Micro-batch (sequences a pass)"
-                    <input type="text" inputmode="numeric" name="wmb" placeholder="auto"
+                    <span class="pair"><input type="text" inputmode="numeric" name="wmb" placeholder="auto" size="6"
                         prop:value=move || sc.with(|s| s.job.micro_batch.map_or(String::new(), |n| n.to_string()))
                         on:change=move |ev| {
                             let raw = event_target_value(&ev);
-                            let (lo, hi) = engine::job::range("wmb").unwrap_or((1.0, 1.0));
+                            let (lo, hi) = engine::keys::range("wmb").unwrap_or((1.0, 1.0));
                             match raw.trim() {
                                 "" => { error.set(None); sc.update(|s| s.job.micro_batch = None); }
                                 t => match t.parse::<u32>() {
@@ -118,7 +118,7 @@ pub(super) fn Inputs() -> impl IntoView {
                                     _ => error.set(Some(format!("Micro-batch: '{raw}' is not a whole number from {lo} to {hi} (or empty, for the layout search's choice); the previous value is kept."))),
                                 },
                             }
-                        }/>
+                        }/></span>
                 </label>
                 {select("Offload layer inputs to host", "woff",
                     vec![("auto".into(), "where nothing else fits".into()), ("1".into(), "always".into()), ("0".into(), "never".into())],
