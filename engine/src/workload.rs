@@ -668,3 +668,50 @@ mod tests {
             .contains("valid: llama3-8b"));
     }
 }
+
+#[cfg(test)]
+mod micro_batch_tests {
+    use super::*;
+    use crate::catalog;
+    use crate::dtype::Dtype;
+    use crate::system::{find, Cluster};
+
+    #[test]
+    fn micro_batches_are_powers_of_two_within_a_rank_s_share_and_no_more() {
+        let at = |gbs: u32, dp: u32| {
+            micro_batch_options(
+                gbs,
+                &Layout {
+                    dp,
+                    ..Layout::START
+                },
+            )
+        };
+        assert_eq!(at(1024, 256), [1, 2, 4]);
+        assert_eq!(at(1, 256), [1]);
+        // The largest batch a link may carry ends, every option a power of two.
+        let all = at(u32::MAX, 1);
+        assert_eq!(all.len(), 32);
+        assert!(all.iter().all(|b| b.is_power_of_two()));
+        // A micro-batch past a rank's share is named, not wrapped around.
+        let cl = Cluster {
+            system: find("tpu-v6e-256").unwrap(),
+            nodes: 1,
+        };
+        let chip = catalog::find("tpu-v6e").unwrap();
+        let layout = Layout {
+            dp: 256,
+            micro_batch: u32::MAX,
+            ..Layout::START
+        };
+        let cfg = TrainConfig::new(
+            find_model("llama3-8b").unwrap(),
+            Dtype::Bf16,
+            1024,
+            layout,
+            0.8,
+        );
+        let e = train(&cl, &chip, &cfg).unwrap_err().to_string();
+        assert!(e.contains("more than the 4 each"), "{e}");
+    }
+}

@@ -118,13 +118,10 @@ pub use crate::keys::MAX_EXPERT_IMBALANCE;
 #[must_use]
 pub fn micro_batch_options(global_batch: u32, layout: &Layout) -> Vec<u32> {
     let per_rank = (global_batch / layout.dp.max(1)).max(1);
-    let mut v = Vec::new();
-    let mut b = 1;
-    while b <= per_rank {
-        v.push(b);
-        b *= 2;
-    }
-    v
+    (0..u32::BITS)
+        .map(|i| 1u32 << i)
+        .take_while(|&b| b <= per_rank)
+        .collect()
 }
 
 /// [`train`] at `cfg.layout`, its micro-batch chosen when `cfg.choose_micro_batch` is set
@@ -667,6 +664,15 @@ pub(crate) fn train_in(
         return Err(WorkloadError::BadInput(
             "the global batch must be at least 1".into(),
         ));
+    }
+    // A micro-batch is at most what a data-parallel rank holds a step (so a step's
+    // micro-batches times the ranks' sequences stays within the global batch's range).
+    let per_rank = (cfg.global_batch / l.dp.max(1)).max(1);
+    if l.micro_batch > per_rank {
+        return Err(WorkloadError::BadLayout(format!(
+            "a micro-batch of {} sequences is more than the {per_rank} each of the {} data-parallel ranks holds a step",
+            l.micro_batch, l.dp
+        )));
     }
     let roof = Roofline::dense(chip, cfg.dtype).ok_or_else(|| {
         WorkloadError::NoFormat(format!("{} has no dense {} figure", chip.id, cfg.dtype))
