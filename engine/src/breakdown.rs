@@ -309,6 +309,11 @@ pub fn split_train(
             Bound::Communication
         ),
         comm("pipeline sends", t.pp_comm.get(), Bound::Communication),
+        comm(
+            "layer inputs to and from host memory (offload)",
+            t.offload.get(),
+            Bound::Communication
+        ),
     ];
     // What this job does not do (casts in BF16, collectives of a degree of 1) is left out.
     ops.retain(|o| o.time_s > 0.0);
@@ -597,6 +602,11 @@ mod tests {
             job("hgx-h100-8", 8, "llama3-70b", crate::Dtype::Fp8),
             job("gb200-nvl72", 4, "llama3-405b", crate::Dtype::Bf16),
             job("trn2-ultra-64", 16, "deepseek-v3", crate::Dtype::Bf16),
+            Job {
+                micro_batch: Some(4),
+                offload: Some(true),
+                ..job("tpu-v6e-256", 1, "llama3-70b", crate::Dtype::Bf16)
+            },
         ] {
             let part = train_step(&j).unwrap();
             let sum: f64 = part.ops.iter().map(|o| o.time_s).sum();
