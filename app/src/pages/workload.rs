@@ -153,9 +153,14 @@ pub fn WorkloadPage() -> impl IntoView {
                     let infer = r.infer.clone();
                     let serving = r.infer.clone();
                     // Why nothing serves: degrees set that fit no replica, else the model's size.
-                    let no_fit = engine::system::find(&j.system).ok()
-                        .and_then(|sys| engine::workload::curve::layout_misfit(j.attn_dp, j.ep, sys.chips()))
-                        .map_or_else(|| "does not fit one scale-up domain".to_string(), |why| format!("serves in no layout: {why}"));
+                    let misfit = engine::system::find(&j.system).ok()
+                        .and_then(|sys| engine::workload::curve::layout_misfit(j.attn_dp, j.ep, sys.chips()));
+                    let no_fit = move |id: Option<&'static str>| view! {
+                        <span id=id>
+                            <span class="na">{if misfit.is_some() { "serves in no layout" } else { "does not fit one scale-up domain" }}</span>
+                            {misfit.clone().map(|why| view! { <span class="small-note block">{why}</span> })}
+                        </span>
+                    };
                     let no_fit2 = no_fit.clone();
                     let ops_table = r.infer.as_ref().and_then(decode_ops);
                     let for_breakdown = r.clone();
@@ -291,7 +296,7 @@ pub fn WorkloadPage() -> impl IntoView {
                                             )}</a>
                                         })}
                                     }.into_any(),
-                                    None => view! { <span class="na" id="serving-no-fit">{no_fit}</span> }.into_any(),
+                                    None => no_fit(Some("serving-no-fit")).into_any(),
                                 }}
                             </Card>
                             <Card title="Serving $ per million tokens" id="infer-mtok" value=r.infer_usd_per_mtok.unwrap_or(f64::NAN)>
@@ -304,7 +309,7 @@ pub fn WorkloadPage() -> impl IntoView {
                                                 data-meets=(!warn).to_string()>{t}</span>
                                         })}
                                     }.into_any(),
-                                    _ => view! { <span class="na">{no_fit2}</span> }.into_any(),
+                                    _ => no_fit2(None).into_any(),
                                 }}
                             </Card>
                             <Card title="$ per PFLOP-hour" id="pflop">
