@@ -299,8 +299,31 @@ pub fn split_train(
             Bound::Communication
         ),
         comm(
-            "data-parallel / ZeRO collectives",
-            t.dp_comm.get(),
+            "gradient all-reduce (data-parallel)",
+            t.dp_parts.all_reduce.get(),
+            Bound::Communication
+        ),
+        comm(
+            if t.layout.zero >= 3 {
+                "weight all-gathers, forward pass (FSDP, exposed)"
+            } else {
+                "updated weights' all-gather (ZeRO-2)"
+            },
+            t.dp_parts.gather_forward.get(),
+            Bound::Communication
+        ),
+        comm(
+            "weight all-gathers, backward pass (FSDP, exposed)",
+            t.dp_parts.gather_backward.get(),
+            Bound::Communication
+        ),
+        comm(
+            if t.layout.zero >= 3 {
+                "gradient reduce-scatters (FSDP, exposed)"
+            } else {
+                "gradient reduce-scatters (ZeRO-2)"
+            },
+            t.dp_parts.reduce_scatter.get(),
             Bound::Communication
         ),
         comm(

@@ -123,7 +123,12 @@ pub struct Job {
     pub attn_dp: Option<u32>,
     /// Serving: the expert-parallel degree (`None`: the serving search chooses).
     pub ep: Option<u32>,
-    /// The model version: 7 (today's) times a mixture of experts' serving steps, and FP4's,
+    /// The model version: 9 (today's) runs data-parallel collectives over the whole
+    /// scale-up fabric as its collective library does and hides FSDP's gathers and
+    /// reduce-scatters phase by phase (forward, backward); 8 chooses the training
+    /// micro-batch and host offload where a job leaves them unset and times each mixture of
+    /// experts from kernels measured on its own experts, with the hottest expert's excess on
+    /// the busiest rank; 7 times a mixture of experts' serving steps, and FP4's,
     /// operation by operation from the chips' kernel tables, with attention data-parallel and
     /// wide expert-parallel layouts in the serving search; 6 serves at the cheapest configuration (chips per
     /// replica and sequences) that meets the job's TTFT and TPOT targets, the one figure every
@@ -567,6 +572,7 @@ fn train_config(
     cfg.dp_overlap = ov;
     cfg.pipeline_sends = job.model_version >= 3;
     cfg.fsdp_prefetch = job.model_version >= 4;
+    cfg.dp_as_run = job.model_version >= 9;
     cfg.grouped_experts = job.model_version >= 5;
     cfg.expert_imbalance = job.expert_imbalance.unwrap_or(1.0);
     cfg.layout.micro_batch = job.micro_batch.unwrap_or(1);

@@ -38,8 +38,10 @@ pub use crate::keys;
 /// ([`crate::tco::rates::LEGACY_BASIS`]). Version 6 times a mixture of experts' serving
 /// steps, and FP4's, operation by operation from the chips' kernel tables (`wlm=7`) and may
 /// set the serving layout (`wadp`, `wep`); version 5 links open with the model they were made
-/// with (`wlm=6`).
-pub const VERSION: u32 = 7;
+/// with (`wlm=6`). Version 7 may set the training micro-batch and host offload (`wmb`,
+/// `woff`) and opens with its model (`wlm=8`) where it names none; version 8 runs data
+/// parallelism's collectives as frameworks run them (`wlm=9`).
+pub const VERSION: u32 = 8;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
 const KERNEL_KEYS: [&str; 14] = [

@@ -463,6 +463,60 @@ mod tests {
         assert!(hidden >= traffic / f64::from(m.layers) * 0.999, "{hidden}");
     }
 
+    /// Model version 9: FSDP's forward gathers hide only behind the forward pass, its
+    /// backward gathers and reduce-scatters behind the backward pass, each operation's
+    /// exposed part stated; and a whole TPU slice's replicas reduce over the torus's every
+    /// axis as the collective module has it, not one ring over one link.
+    #[test]
+    fn fsdp_hides_phase_by_phase_over_the_whole_fabric() {
+        let layout = |zero| Layout {
+            tp: 1,
+            pp: 1,
+            dp: 256,
+            zero,
+            micro_batch: 4,
+            recompute: true,
+            ..Layout::START
+        };
+        // Data parallelism over a whole v5p slice (its 95 GB hold an 8B model's replica).
+        let (v5p, v5p_chip, mut cfg) = llama70b_on("tpu-v5p-512", 1, layout(1));
+        cfg.model = find_model("llama3-8b").unwrap();
+        cfg.layout.dp = 512;
+        cfg.layout.micro_batch = 1;
+        cfg.dp_overlap = 0.0;
+        let grads = training_memory(&cfg.model, &cfg.layout).gradients;
+        let r = train(&v5p, &v5p_chip, &cfg).unwrap();
+        let torus = crate::workload::train::group_collective(
+            &v5p,
+            crate::collective::Op::AllReduce,
+            512,
+            1,
+            crate::units::Bytes::new(grads),
+        )
+        .unwrap();
+        assert!((r.dp_parts.all_reduce.get() / torus - 1.0).abs() < 1e-9);
+        cfg.dp_as_run = false;
+        let ring = train(&v5p, &v5p_chip, &cfg).unwrap().dp_comm.get();
+        assert!(ring > 1.5 * torus, "{ring} against {torus}");
+        let (cl, chip, mut cfg) = llama70b_on("tpu-v6e-256", 1, layout(3));
+        cfg.layout.offload = true;
+        // FSDP: the parts add up, and no phase hides more than its own compute covers.
+        let r = train(&cl, &chip, &cfg).unwrap();
+        let p = r.dp_parts;
+        assert!((p.total() - r.dp_comm.get()).abs() < 1e-12);
+        assert!(p.all_reduce.get() == 0.0 && p.gather_forward.get() > 0.0);
+        assert!(p.reduce_scatter.get() >= p.gather_backward.get());
+        // On a slower fabric the forward's gathers show first: the forward pass is a quarter
+        // of the compute (with recomputation) but carries a third of the traffic.
+        let mut slow = cl.clone();
+        slow.system.link_efficiency.value /= 40.0;
+        for l in &mut slow.system.links {
+            l.value = crate::units::BytesPerSec::new(l.value.get() / 40.0);
+        }
+        let s = train(&slow, &chip, &cfg).unwrap().dp_parts;
+        assert!(s.gather_forward.get() > s.gather_backward.get(), "{s:?}");
+    }
+
     /// A MaxText-style FSDP run: every TPU v5p chip a data-parallel replica, the weights,
     /// gradients and optimizer sharded over all of them; without ZeRO-3 it does not fit.
     #[test]
@@ -634,6 +688,7 @@ mod tests {
             tp_overlap: 0.0,
             pipeline_sends: true,
             fsdp_prefetch: true,
+            dp_as_run: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,

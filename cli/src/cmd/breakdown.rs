@@ -92,8 +92,16 @@ impl Report for Breakdown {
 }
 
 fn table(title: &str, p: &Part) -> String {
+    // The name column is as wide as the longest name.
+    let w = p
+        .ops
+        .iter()
+        .map(|o| o.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(44);
     let mut s = format!(
-        "{title}: {} s\n{:<44} {:>10} {:>7} {:>8} {:>13} {:>9}\n",
+        "{title}: {} s\n{:<w$} {:>10} {:>7} {:>8} {:>13} {:>9}\n",
         sig(p.total_s, 4),
         "operation",
         "time s",
@@ -104,7 +112,7 @@ fn table(title: &str, p: &Part) -> String {
     );
     for o in &p.ops {
         s += &format!(
-            "{:<44} {:>10} {:>6}% {:>7}% {:>13} {:>9}\n",
+            "{:<w$} {:>10} {:>6}% {:>7}% {:>13} {:>9}\n",
             o.name,
             sig(o.time_s, 3),
             sig(o.time_s / p.total_s * 100.0, 3),

@@ -207,7 +207,8 @@ impl Scenario {
             }
             Some("5") => s.job.model_version = 6,
             Some("6") => s.job.model_version = 7,
-            Some("7") | None => {}
+            Some("7") => s.job.model_version = 8,
+            Some("8") | None => {}
             Some(v) => note(
                 "v",
                 format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),

@@ -92,6 +92,13 @@ pub struct TrainConfig {
     /// reduce-scatter run beside another layer's compute (model version 4 and later); without
     /// it they are exposed but for the platform's overlap.
     pub fsdp_prefetch: bool,
+    /// Whether data-parallel collectives run as frameworks run them (model version 9 and
+    /// later): inside a scale-up domain over the collective library's algorithm on the whole
+    /// fabric (a torus's every axis, NVLink's switch) rather than one ring over one link, and
+    /// FSDP's prefetched gathers hidden phase by phase (the forward pass's gathers behind the
+    /// forward's compute, the backward's gathers and reduce-scatters behind the backward's)
+    /// rather than behind the whole micro-batch's compute.
+    pub dp_as_run: bool,
     /// Tokens the busiest expert-parallel rank's experts receive, over the mean (1: routing
     /// balanced, as Megatron's published MoE benchmarks force it). The routed experts'
     /// GEMMs and the expert all-to-alls wait on that rank.
@@ -192,6 +199,7 @@ impl TrainConfig {
             tp_overlap: 0.0,
             pipeline_sends: true,
             fsdp_prefetch: true,
+            dp_as_run: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,
@@ -218,6 +226,8 @@ pub struct TrainReport {
     /// Exposed data-parallel communication per step (with ZeRO-2 and -3, FSDP's gathers and
     /// reduce-scatters).
     pub dp_comm: Seconds,
+    /// The same, operation by operation.
+    pub dp_parts: DpParts,
     /// Exposed context-parallel ring exchanges of keys and values per step.
     pub cp_comm: Seconds,
     /// Exposed pipeline sends between stages per step.
@@ -234,6 +244,40 @@ pub struct TrainReport {
     pub formula: String,
     /// The compute time per step, by the format each part runs in.
     pub parts: StepParts,
+}
+
+/// A step's exposed data-parallel collectives by operation; they add up to
+/// [`TrainReport::dp_comm`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DpParts {
+    /// Gradient all-reduces (no sharding, ZeRO-1), once a step.
+    pub all_reduce: Seconds,
+    /// Weight all-gathers: FSDP's in the forward pass, or ZeRO-2's of the updated weights
+    /// once a step.
+    pub gather_forward: Seconds,
+    /// FSDP's weight all-gathers in the backward pass.
+    pub gather_backward: Seconds,
+    /// Gradient reduce-scatters (ZeRO-2 and FSDP), once a micro-batch.
+    pub reduce_scatter: Seconds,
+}
+
+impl DpParts {
+    fn of(all_reduce: f64, gather_forward: f64, gather_backward: f64, reduce_scatter: f64) -> Self {
+        Self {
+            all_reduce: Seconds::new(all_reduce),
+            gather_forward: Seconds::new(gather_forward),
+            gather_backward: Seconds::new(gather_backward),
+            reduce_scatter: Seconds::new(reduce_scatter),
+        }
+    }
+    /// Their sum.
+    #[must_use]
+    pub fn total(&self) -> f64 {
+        self.all_reduce.get()
+            + self.gather_forward.get()
+            + self.gather_backward.get()
+            + self.reduce_scatter.get()
+    }
 }
 
 /// A training step's compute time split by what runs in which format.
@@ -643,6 +687,8 @@ pub(crate) struct CommMemo {
     tp: Vec<((u32, u64), f64)>,
     /// An expert all-to-all's time by (tensor degree, expert degree, bytes).
     ep: Vec<((u32, u32, u64), f64)>,
+    /// A data-parallel all-reduce's time by (tensor × pipeline degree, replicas, bytes).
+    dp: Vec<((u32, u32, u64), f64)>,
 }
 
 pub(crate) fn train_in(
@@ -756,33 +802,70 @@ pub(crate) fn train_in(
     // ZeRO-3 (FSDP) also gathers the weights for every micro-batch's forward and backward
     // pass. A reduce-scatter or all-gather moves half an all-reduce.
     let replicas = l.dp * l.cp;
-    let dp_comm = if replicas > 1 {
+    let dp_parts = if replicas > 1 {
         let group = Layout { dp: replicas, ..*l };
-        let full_grads = mem.gradients
-            * if l.zero >= 2 {
-                f64::from(replicas)
-            } else {
-                1.0
-            };
-        let ar = dp_allreduce(cluster, &group, Bytes::new(full_grads));
+        let full_grads = Bytes::new(
+            mem.gradients
+                * if l.zero >= 2 {
+                    f64::from(replicas)
+                } else {
+                    1.0
+                },
+        );
+        let ar = if cfg.dp_as_run {
+            let key = (l.tp * l.pp, replicas, full_grads.get().to_bits());
+            match memo.dp.iter().find(|(k, _)| *k == key) {
+                Some((_, x)) => *x,
+                None => {
+                    let x = dp_allreduce_as_run(cluster, &group, full_grads)?;
+                    memo.dp.push((key, x));
+                    x
+                }
+            }
+        } else {
+            dp_allreduce(cluster, &group, full_grads)
+        };
+        // One all-gather of the stage's weights, or one reduce-scatter of its gradients.
+        let half = ar / 2.0;
+        let shown = 1.0 - cfg.dp_overlap;
         match l.zero {
-            0 | 1 => ar * (1.0 - cfg.dp_overlap),
-            2 => ar * (micro + 1.0) / 2.0 * (1.0 - cfg.dp_overlap),
+            0 | 1 => DpParts::of(ar * shown, 0.0, 0.0, 0.0),
+            2 => DpParts::of(0.0, half * shown, 0.0, half * micro * shown),
             // FSDP gathers the next layer's weights while this one computes and reduce-
             // scatters a layer's gradients while the next computes its backward (PyTorch
-            // FSDP's prefetch, XLA's async collectives): per micro-batch the collectives
-            // stream beside the compute, and what shows is what the compute does not cover,
-            // plus the first layer's gather and the last layer's reduce-scatter.
-            _ if cfg.fsdp_prefetch => {
-                let comm = 1.5 * ar;
-                let edges = comm / layers_here;
-                ((comm - per_micro).max(0.0) + edges) * micro
+            // FSDP's prefetch, XLA's async collectives): the forward pass's gathers stream
+            // beside the forward's compute, the backward's gathers and reduce-scatters beside
+            // the backward's (recomputation included), and what shows in each phase is what
+            // its compute does not cover, plus the first layer's gather and the last layer's
+            // reduce-scatter.
+            _ if cfg.fsdp_prefetch && cfg.dp_as_run => {
+                let forward = per_micro / passes;
+                let backward = per_micro - forward;
+                let edge = half / layers_here;
+                let behind = (2.0 * half - backward).max(0.0) / 2.0;
+                DpParts::of(
+                    0.0,
+                    ((half - forward).max(0.0) + edge) * micro,
+                    behind * micro,
+                    (behind + edge) * micro,
+                )
             }
-            _ => ar * 1.5 * micro * (1.0 - cfg.dp_overlap),
+            // Model versions 4 to 8: the collectives hidden behind the whole micro-batch's
+            // compute, shown as three equal parts.
+            _ if cfg.fsdp_prefetch => {
+                let comm = 3.0 * half;
+                let third = ((comm - per_micro).max(0.0) + comm / layers_here) * micro / 3.0;
+                DpParts::of(0.0, third, third, third)
+            }
+            _ => {
+                let each = half * micro * shown;
+                DpParts::of(0.0, each, each, each)
+            }
         }
     } else {
-        0.0
+        DpParts::of(0.0, 0.0, 0.0, 0.0)
     };
+    let dp_comm = dp_parts.total();
     // Context parallelism: in every layer each chip passes its chunk's keys and values around
     // the ring cp − 1 times forward, and keys, values and their gradients backward; the
     // exchange overlaps the attention it feeds, so only what attention does not cover shows.
@@ -869,6 +952,7 @@ pub(crate) fn train_in(
         tp_comm: Seconds::new(tp_comm),
         ep_comm: Seconds::new(ep_comm),
         dp_comm: Seconds::new(dp_comm),
+        dp_parts,
         cp_comm: Seconds::new(cp_comm),
         pp_comm: Seconds::new(pp_comm),
         offload: Seconds::new(offload),
@@ -977,17 +1061,52 @@ pub(crate) fn ep_alltoall(
     group_collective(cluster, Op::AllToAll, l.ep, nodes, bytes)
 }
 
+/// [`dp_allreduce`] with the replicas inside a scale-up domain reduced as the domain's
+/// collective library runs it over the whole fabric ([`group_collective`]: every axis of a
+/// torus, NCCL's choice on a switch), then across domains as before.
+///
+/// # Errors
+/// The collective does not evaluate.
+pub(crate) fn dp_allreduce_as_run(
+    cluster: &Cluster,
+    l: &Layout,
+    bytes: Bytes,
+) -> Result<f64, WorkloadError> {
+    let (per_domain, across) = dp_spread(&cluster.system, l);
+    let mut t = 0.0;
+    if per_domain > 1.0 {
+        // `per_domain` is a whole number of at most the domain's chips.
+        t += group_collective(cluster, Op::AllReduce, per_domain as u32, 1, bytes)?;
+    }
+    if across > 1.0 {
+        t += dp_across(&cluster.system, bytes.get() / per_domain, across);
+    }
+    Ok(t)
+}
+
+/// How `l`'s data-parallel replicas spread: how many share a scale-up domain, and over how
+/// many domains.
+fn dp_spread(sys: &crate::system::System, l: &Layout) -> (f64, f64) {
+    let dp = f64::from(l.dp);
+    let per_domain = f64::from((sys.chips() / (l.tp * l.pp).min(sys.chips())).max(1)).min(dp);
+    (per_domain, (dp / per_domain).max(1.0))
+}
+
+/// A ring all-reduce of `shard` bytes across `across` domains over the scale-out network.
+fn dp_across(sys: &crate::system::System, shard: f64, across: f64) -> f64 {
+    let bo = sys.scale_out.value.get() * sys.scale_out_efficiency.value;
+    let ao = sys.scale_out_latency.value.get();
+    2.0 * (across - 1.0) / across * shard / bo + 2.0 * (across - 1.0) * ao
+}
+
 /// The gradient all-reduce of one chip's shard across the `dp` replicas. Replicas of the
 /// same shard sit in different scale-up domains when the domains are fewer than dp.
 pub(crate) fn dp_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> f64 {
     let sys = &cluster.system;
-    let dp = f64::from(l.dp);
-    let per_domain = f64::from((sys.chips() / (l.tp * l.pp).min(sys.chips())).max(1)).min(dp);
-    let across = (dp / per_domain).max(1.0);
-    let bo = sys.scale_out.value.get() * sys.scale_out_efficiency.value;
-    let ao = sys.scale_out_latency.value.get();
+    let (per_domain, across) = dp_spread(sys, l);
     let s = bytes.get();
-    // Inside a domain (if several replicas share it) over scale-up, then a ring across domains.
+    // Inside a domain (if several replicas share it) a ring over its slowest link, then a
+    // ring across domains.
     let mut t = 0.0;
     if per_domain > 1.0 {
         let link = sys
@@ -1000,7 +1119,7 @@ pub(crate) fn dp_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> f64 {
             + 2.0 * (per_domain - 1.0) * sys.hop_latency.value.get();
     }
     if across > 1.0 {
-        t += 2.0 * (across - 1.0) / across * (s / per_domain) / bo + 2.0 * (across - 1.0) * ao;
+        t += dp_across(sys, s / per_domain, across);
     }
     t
 }
