@@ -517,6 +517,55 @@ mod tests {
         assert!(s.gather_forward.get() > s.gather_backward.get(), "{s:?}");
     }
 
+    /// Hybrid sharding: FSDP within each replica group (one TPU slice here), the groups'
+    /// shards of the gradients all-reduced across the slices once a step.
+    #[test]
+    fn hybrid_sharding_shards_within_a_group_and_reduces_across_groups() {
+        let layout = |replicate| Layout {
+            tp: 1,
+            pp: 1,
+            dp: 1024,
+            zero: 3,
+            replicate,
+            recompute: true,
+            offload: true,
+            ..Layout::START
+        };
+        let (cl, chip, mut cfg) = llama70b_on("tpu-v6e-256", 4, layout(4));
+        cfg.dp_overlap = 0.0;
+        let one_slice = training_memory(
+            &cfg.model,
+            &Layout {
+                dp: 256,
+                replicate: 1,
+                ..layout(4)
+            },
+        );
+        assert_eq!(training_memory(&cfg.model, &layout(4)), one_slice);
+        let hybrid = train(&cl, &chip, &cfg).unwrap();
+        // The all-reduce across slices is the only all-reduce, and it carries a slice's
+        // shard of the gradients over the scale-out network.
+        assert!(hybrid.dp_parts.all_reduce.get() > 0.0);
+        cfg.layout = layout(1);
+        let flat = train(&cl, &chip, &cfg).unwrap();
+        assert_eq!(flat.dp_parts.all_reduce.get(), 0.0);
+        assert!(flat.memory.total() < hybrid.memory.total());
+        // What does not divide, or shards nothing, is named.
+        for bad in [
+            layout(3),
+            Layout {
+                zero: 1,
+                ..layout(4)
+            },
+        ] {
+            cfg.layout = bad;
+            assert!(matches!(
+                train(&cl, &chip, &cfg),
+                Err(WorkloadError::BadLayout(w)) if w.contains("hybrid sharding")
+            ));
+        }
+    }
+
     /// A MaxText-style FSDP run: every TPU v5p chip a data-parallel replica, the weights,
     /// gradients and optimizer sharded over all of them; without ZeRO-3 it does not fit.
     #[test]
@@ -682,6 +731,7 @@ mod tests {
                 recompute: true,
                 cp: 1,
                 offload: false,
+                replicate: 1,
             },
             matmul_efficiency: 0.8,
             dp_overlap: 0.5,

@@ -57,6 +57,13 @@ pub struct Args {
     #[arg(long, value_name = "E", default_value_t = 1, allow_hyphen_values = true,
           value_parser = parse::count())]
     ep: u32,
+    /// Hybrid sharding (HSDP) with a layout: the data-parallel ranks split into R replica
+    /// groups, each sharding the weights, gradients and optimizer states over its own ranks
+    /// (needs --zero 3) and all-reducing its shard of the gradients with the others once a
+    /// step
+    #[arg(long, value_name = "R", default_value_t = 1, allow_hyphen_values = true,
+          value_parser = parse::count())]
+    replicate: u32,
     /// Pipeline stages per rank, interleaved (with a layout)
     #[arg(long, value_name = "V", default_value_t = 1, allow_hyphen_values = true,
           value_parser = parse::count())]
@@ -198,6 +205,7 @@ impl Run for Args {
                 }
                 l.dp = dp.unwrap_or((cluster.chips() / used.max(1) as u32).max(1));
                 l.ep = self.ep;
+                l.replicate = self.replicate;
                 l.interleave = self.interleave;
                 l.recompute = self.recompute;
                 workload::train_best_micro(&cluster, &chip, &cfg)?
@@ -246,6 +254,11 @@ impl Report for Trained {
             "micro_batch": r.layout.micro_batch,
             "micro_batches": r.parts.counts.micro,
             "offload": r.layout.offload,
+            "replicate": r.layout.replicate,
+            "dp_all_reduce_exposed_s": r.dp_parts.all_reduce.get(),
+            "dp_gather_forward_exposed_s": r.dp_parts.gather_forward.get(),
+            "dp_gather_backward_exposed_s": r.dp_parts.gather_backward.get(),
+            "dp_reduce_scatter_exposed_s": r.dp_parts.reduce_scatter.get(),
             "offload_exposed_s": r.offload.get(),
             "step_s": r.step.get(),
             "time_s": time,

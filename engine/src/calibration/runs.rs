@@ -294,6 +294,10 @@ struct TrainRun {
     efficiency: Option<f64>,
     variants: &'static [(u32, bool)],
     mfu: bool,
+    /// Layer inputs offloaded to host memory (with recomputation).
+    offload: bool,
+    /// Hybrid sharding's replica groups (1: none).
+    replicate: u32,
 }
 
 /// The preset system, its chip and a model, by id (ids here are the crate's own presets).
@@ -327,7 +331,8 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
             cp: r.cp,
             zero: r.zero,
             ep: r.ep,
-            offload: false,
+            offload: r.offload && recompute,
+            replicate: r.replicate,
         };
         let eff = r
             .efficiency
@@ -482,6 +487,8 @@ fn trn1_gpt3(efficiency: Option<f64>) -> TrainRun {
         efficiency,
         variants: RECOMPUTE,
         mfu: true,
+        offload: false,
+        replicate: 1,
     }
 }
 
@@ -543,6 +550,8 @@ fn nemo_llama3_70b(variants: &'static [(u32, bool)]) -> TrainRun {
         efficiency: None,
         variants,
         mfu: false,
+        offload: false,
+        replicate: 1,
     }
 }
 
@@ -562,6 +571,8 @@ fn nemo_gpt3(variants: &'static [(u32, bool)]) -> TrainRun {
         efficiency: None,
         variants,
         mfu: false,
+        offload: false,
+        replicate: 1,
     }
 }
 

@@ -124,7 +124,8 @@ impl LayoutSearch {
         self.candidates.extend(extra);
     }
 
-    /// The second round: what sharding (ZeRO-2, ZeRO-3/FSDP) and context parallelism buy,
+    /// The second round: what sharding (ZeRO-2, ZeRO-3/FSDP, FSDP hybrid-sharded within
+    /// each scale-up domain) and context parallelism buy,
     /// tried where memory was the obstacle: on every layout that did not fit, and on the
     /// fastest that did, without full recomputation. Links of version 2 and earlier search
     /// the first round only, as they did.
@@ -175,8 +176,22 @@ impl LayoutSearch {
                     dp: l.dp / cp,
                     ..l
                 };
-                if !extra.contains(&c) && !self.candidates.contains(&c) {
-                    extra.push(c);
+                // FSDP sharded within each scale-up domain and replicated across them
+                // (hybrid sharding), where the ranks span several domains.
+                let hybrid = (zero == 3 && self.base.dp_as_run)
+                    .then(|| {
+                        let domain = self.cluster.system.chips() / (l.tp * l.pp).max(1);
+                        let ranks = c.dp * c.cp;
+                        (domain > 0 && ranks > domain && ranks % domain == 0).then(|| Layout {
+                            replicate: ranks / domain,
+                            ..c
+                        })
+                    })
+                    .flatten();
+                for c in [Some(c), hybrid].into_iter().flatten() {
+                    if !extra.contains(&c) && !self.candidates.contains(&c) {
+                        extra.push(c);
+                    }
                 }
             }
         }

@@ -49,6 +49,17 @@ pub struct Layout {
     /// held on the chip at a time: MaxText's `offload` remat policy for decoder-layer inputs.
     #[cfg_attr(feature = "serde", serde(default))]
     pub offload: bool,
+    /// Hybrid sharding (HSDP; MaxText's data parallelism across slices): the data- and
+    /// context-parallel ranks split into this many replica groups, each sharding the weights,
+    /// gradients and optimizer states (FSDP) over its own ranks and all-reducing its shard of
+    /// the gradients with the other groups once a step. 1: one group, sharded over every rank.
+    #[cfg_attr(feature = "serde", serde(default = "one"))]
+    pub replicate: u32,
+}
+
+#[cfg(feature = "serde")]
+const fn one() -> u32 {
+    1
 }
 
 impl Layout {
@@ -65,6 +76,7 @@ impl Layout {
         recompute: true,
         cp: 1,
         offload: false,
+        replicate: 1,
     };
 }
 
@@ -378,6 +390,13 @@ pub(crate) fn check_layout(
             l.zero
         )));
     }
+    if l.replicate != 1 && (l.zero < 3 || l.replicate == 0 || (l.dp * l.cp) % l.replicate != 0) {
+        return Err(WorkloadError::BadLayout(format!(
+            "hybrid sharding's {} replica groups need FSDP (ZeRO-3) and must divide the {} data- and context-parallel ranks",
+            l.replicate,
+            l.dp * l.cp
+        )));
+    }
     if l.cp > 1 && model.seq % (2 * l.cp) != 0 {
         return Err(WorkloadError::BadLayout(format!(
             "context parallelism of {} must split the {}-token sequence into 2 × {} equal chunks",
@@ -434,9 +453,9 @@ pub fn training_memory(model: &Model, l: &Layout) -> Memory {
     let expert_params = model.moe_layers() * model.expert_params(model.experts);
     let per_chip =
         dense_params / f64::from(l.tp * l.pp) + expert_params / f64::from(l.tp * l.pp * l.ep);
-    // ZeRO shards over every replica of the same weights: the data- and context-parallel
-    // ranks.
-    let shards = f64::from(l.dp * l.cp);
+    // ZeRO shards over every replica of the same weights, the data- and context-parallel
+    // ranks, or over one replica group's share of them (hybrid sharding).
+    let shards = f64::from(l.dp * l.cp) / f64::from(l.replicate.max(1));
     let shard = |stage: u8| if l.zero >= stage { shards } else { 1.0 };
     // ZeRO-3 gathers one layer's weights while the next is fetched: two layers held whole.
     let gathered = if l.zero >= 3 && shards > 1.0 {
@@ -801,7 +820,14 @@ pub(crate) fn train_in(
     // ZeRO-2 reduce-scatters each micro-batch's and all-gathers the updated weights once;
     // ZeRO-3 (FSDP) also gathers the weights for every micro-batch's forward and backward
     // pass. A reduce-scatter or all-gather moves half an all-reduce.
-    let replicas = l.dp * l.cp;
+    // With hybrid sharding the gathers and reduce-scatters run within a replica group, whose
+    // ranks are neighbours; its shard of the gradients is then all-reduced across groups.
+    let replicas = l.dp * l.cp / l.replicate;
+    let across_groups = if l.replicate > 1 {
+        replica_allreduce(cluster, l, Bytes::new(mem.gradients))? * (1.0 - cfg.dp_overlap)
+    } else {
+        0.0
+    };
     let dp_parts = if replicas > 1 {
         let group = Layout { dp: replicas, ..*l };
         let full_grads = Bytes::new(
@@ -864,6 +890,10 @@ pub(crate) fn train_in(
         }
     } else {
         DpParts::of(0.0, 0.0, 0.0, 0.0)
+    };
+    let dp_parts = DpParts {
+        all_reduce: Seconds::new(dp_parts.all_reduce.get() + across_groups),
+        ..dp_parts
     };
     let dp_comm = dp_parts.total();
     // Context parallelism: in every layer each chip passes its chunk's keys and values around
@@ -1087,9 +1117,36 @@ pub(crate) fn dp_allreduce_as_run(
 /// How `l`'s data-parallel replicas spread: how many share a scale-up domain, and over how
 /// many domains.
 fn dp_spread(sys: &crate::system::System, l: &Layout) -> (f64, f64) {
-    let dp = f64::from(l.dp);
-    let per_domain = f64::from((sys.chips() / (l.tp * l.pp).min(sys.chips())).max(1)).min(dp);
-    (per_domain, (dp / per_domain).max(1.0))
+    spread(sys, l.tp * l.pp, l.dp)
+}
+
+/// How `n` ranks `stride` chips apart spread: how many share a scale-up domain, and over how
+/// many domains.
+fn spread(sys: &crate::system::System, stride: u32, n: u32) -> (f64, f64) {
+    let n = f64::from(n);
+    let per_domain = f64::from((sys.chips() / stride.clamp(1, sys.chips())).max(1)).min(n);
+    (per_domain, (n / per_domain).max(1.0))
+}
+
+/// Hybrid sharding's all-reduce of each chip's shard of the gradients (`bytes`) across
+/// `l.replicate` replica groups: the groups' matching ranks sit a group's width apart, inside
+/// one scale-up domain where the groups are small, else across domains.
+///
+/// # Errors
+/// The collective does not evaluate.
+fn replica_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> Result<f64, WorkloadError> {
+    let group = l.dp * l.cp / l.replicate.max(1);
+    let stride = l.tp.saturating_mul(l.pp).saturating_mul(group);
+    let (per_domain, across) = spread(&cluster.system, stride, l.replicate);
+    let mut t = 0.0;
+    if per_domain > 1.0 {
+        // `per_domain` is a whole number of at most the domain's chips.
+        t += group_collective(cluster, Op::AllReduce, per_domain as u32, 1, bytes)?;
+    }
+    if across > 1.0 {
+        t += dp_across(&cluster.system, bytes.get() / per_domain, across);
+    }
+    Ok(t)
 }
 
 /// A ring all-reduce of `shard` bytes across `across` domains over the scale-out network.
@@ -1145,6 +1202,13 @@ impl fmt::Display for Layout {
         }
         if self.offload {
             f.write_str(", layer inputs offloaded to host")?;
+        }
+        if self.replicate > 1 {
+            write!(
+                f,
+                ", hybrid sharding over {} replica groups",
+                self.replicate
+            )?;
         }
         Ok(())
     }
