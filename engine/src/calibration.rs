@@ -22,7 +22,8 @@ pub use runs::{citations, fit_neuron_layer_fixed, fit_serving_factor, fit_traini
 /// The day the second set entered (many-node collectives, MaxText's FSDP runs, MI300X under
 /// MLPerf), each after or before the change it judges as its entry says.
 const SECOND_SET: &str = "2026-11-25";
-/// The day Trn1's Llama 2 7B and 13B training rows entered.
+/// The day the third set entered: Trn1's Llama 2 7B and 13B training rows, then mixtures of
+/// experts trained on NVIDIA and AMD, FSDP on TPU and GPU, and collectives across many nodes.
 const THIRD_SET: &str = "2026-11-26";
 
 /// The calibration set, every family, each point evaluated with today's model and defaults.

@@ -216,6 +216,25 @@ const QWEN3_30B_A3B_4K: &str =
 /// Qwen3-30B-A3B's shape (128 experts, 8 active).
 const QWEN3_30B_A3B: &str =
     "m:l48,d2048,h32,kv4,f6144,v151936,s8192,e128,k8,ef768,hd128,n:Qwen3-30B-A3B";
+/// Qwen3-235B-A22B trained on 4K sequences.
+const QWEN3_235B_4K: &str =
+    "m:l94,d4096,h64,kv4,f12288,v151936,s4096,e128,k8,ef1536,hd128,n:Qwen3-235B-A22B";
+/// gpt-oss-120b trained on 4K sequences.
+const GPT_OSS_120B_4K: &str =
+    "m:l36,d2880,h64,kv8,f2880,v201088,s4096,e128,k4,ef2880,hd64,wl18,w128,n:gpt-oss-120b";
+/// Mixtral 8x7B trained on 4K sequences.
+const MIXTRAL_8X7B_4K: &str =
+    "m:l32,d4096,h32,kv8,f14336,v32000,s4096,e8,k2,ef14336,hd128,n:Mixtral 8x7B";
+/// Mixtral 8x22B trained on 8K sequences.
+const MIXTRAL_8X22B_8K: &str =
+    "m:l56,d6144,h48,kv8,f16384,v32768,s8192,e8,k2,ef16384,hd128,n:Mixtral 8x22B";
+/// DeepSeek-V2-Lite (27 layers, 64 routed experts and 2 shared, 6 routed a token, a dense
+/// first layer, latent attention without a query projection rank), 4K sequences.
+const DEEPSEEK_V2_LITE_4K: &str =
+    "m:l27,d2048,h16,kv16,f10944,v102400,s4096,e64,k6,sh2,ef1408,dl1,mla0.512.128.64.128,n:DeepSeek-V2-Lite";
+/// DeepSeek-V2 (60 layers, 160 routed experts and 2 shared, 6 routed a token), 4K sequences.
+const DEEPSEEK_V2_4K: &str =
+    "m:l60,d5120,h128,kv128,f12288,v102400,s4096,e160,k6,sh2,ef1536,dl1,mla1536.512.128.64.128,n:DeepSeek-V2";
 /// Qwen3-235B-A22B's shape (94 layers, 128 experts, 8 active).
 const QWEN3_235B: &str =
     "m:l94,d4096,h64,kv4,f12288,v151936,s8192,e128,k8,ef1536,hd128,n:Qwen3-235B-A22B";
@@ -257,6 +276,9 @@ pub fn citations() -> Vec<&'static Citation> {
         &NXDI_DEEPSEEK,
         &N_TRN2_SD,
         &MAXTEXT_RECIPES,
+        &training::DGXC_GROK1,
+        &training::PRIMUS_MOE,
+        &training::PRIMUS_PROJECTION,
         &OPTIMUM_NEURON_QWEN235,
         &MLPERF_INF41_AMD,
         &MLPERF_INF51_AMD,
@@ -590,5 +612,8 @@ pub fn points() -> Vec<RunPoint> {
 }
 
 const PLAIN_OR_RECOMPUTE: &[(u32, bool)] = &[(1, false), (1, true)];
+const INTERLEAVED_2: &[(u32, bool)] = &[(2, false), (2, true)];
+const INTERLEAVED_4: &[(u32, bool)] = &[(4, false), (4, true)];
+const INTERLEAVED_8: &[(u32, bool)] = &[(8, false), (8, true)];
 const INTERLEAVED_5: &[(u32, bool)] = &[(5, false), (5, true)];
 const INTERLEAVED_6: &[(u32, bool)] = &[(6, false), (6, true)];
