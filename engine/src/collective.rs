@@ -501,9 +501,15 @@ fn estimate_with(
         } else {
             hierarchical(&net, sys, nodes, op, s).ok()
         };
+        // Across nodes NCCL gathers, reduce-scatters and broadcasts in rings: its other
+        // algorithms for them need in-network reduction on the scale-out network (CollNet) or
+        // one rank a node (PAT), so its own choice never runs them in two levels; asked for,
+        // the two-level form stays as a what-if.
+        let two_level_auto = op == Op::AllReduce;
         match (algorithm, ring, tree) {
             (Algorithm::Ring, Some(r), _) => (Algorithm::Ring, r),
             (Algorithm::Hierarchical, _, Some(t)) => (Algorithm::Hierarchical, t),
+            (Algorithm::Auto, Some(r), Some(_)) if !two_level_auto => (Algorithm::Ring, r),
             (Algorithm::Auto, Some(r), Some(t)) => {
                 if t.lat + t.bw <= r.lat + r.bw {
                     (Algorithm::Hierarchical, t)
