@@ -279,6 +279,8 @@ pub fn citations() -> Vec<&'static Citation> {
         &training::DGXC_GROK1,
         &training::PRIMUS_MOE,
         &training::PRIMUS_PROJECTION,
+        &training::TPU_RECIPES_TRILLIUM,
+        &training::TORCHTITAN_H200,
         &OPTIMUM_NEURON_QWEN235,
         &MLPERF_INF41_AMD,
         &MLPERF_INF51_AMD,
