@@ -566,6 +566,49 @@ mod tests {
         }
     }
 
+    /// Model version 9 times a mixture of experts' routed GEMMs in training from the grouped
+    /// kernels measured on the chip (B200's block-scaled FP8 on Qwen3-30B-A3B's own experts),
+    /// never faster than the chip's peak; Hopper, which trains FP8 per tensor, has no such
+    /// table and stays on the roofline.
+    #[test]
+    fn training_experts_come_from_kernels_measured_on_the_chip() {
+        let qwen = "m:l48,d2048,h32,kv4,f6144,v151936,s4096,e128,k8,ef768,hd128,n:Qwen3-30B-A3B";
+        let run = |system: &str, kernels: bool| {
+            let sys = find(system).unwrap();
+            let chip = catalog::find(sys.chip).unwrap();
+            let cl = Cluster {
+                system: sys,
+                nodes: 1,
+            };
+            let layout = Layout {
+                dp: 8,
+                ep: 8,
+                micro_batch: 4,
+                recompute: true,
+                ..Layout::START
+            };
+            let mut cfg = TrainConfig::new(find_model(qwen).unwrap(), Dtype::Fp8, 512, layout, 0.8);
+            cfg.kernel_experts = kernels;
+            let r = train(&cl, &chip, &cfg).unwrap();
+            (
+                r.parts.experts_measured,
+                r.parts.gemms[3].get(),
+                r.parts.costs[2].0,
+                chip,
+            )
+        };
+        let (measured, with, flops, chip) = run("hgx-b200-8", true);
+        let (roofline, without, _, _) = run("hgx-b200-8", false);
+        assert!(measured && !roofline);
+        // Small experts run well below the large-matmul efficiency, and never above peak.
+        assert!(with > without, "{with} against {without}");
+        let peak = chip.dense(Dtype::Fp8).unwrap().get();
+        assert!(with >= flops / peak);
+        let (hopper, a, _, _) = run("hgx-h100-8", true);
+        let (_, b, _, _) = run("hgx-h100-8", false);
+        assert!(!hopper && (a - b).abs() < 1e-12);
+    }
+
     /// A MaxText-style FSDP run: every TPU v5p chip a data-parallel replica, the weights,
     /// gradients and optimizer sharded over all of them; without ZeRO-3 it does not fit.
     #[test]
@@ -739,6 +782,7 @@ mod tests {
             pipeline_sends: true,
             fsdp_prefetch: true,
             dp_as_run: true,
+            kernel_experts: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,

@@ -312,6 +312,40 @@ fn experts_table(
     })
 }
 
+/// One MoE layer's grouped expert GEMMs (gate, up and down) on a rank holding `local`
+/// experts of `h × i`, `per_expert` tokens each, from `tb` measured on another model's
+/// experts: its time at the same tokens per expert (which sets the kernels' efficiency),
+/// scaled by the expert weights the rank holds; `None` where the table lacks its shape.
+pub(crate) fn grouped_seconds(
+    tb: &KernelTable,
+    local: f64,
+    h: f64,
+    i: f64,
+    per_expert: f64,
+) -> Option<f64> {
+    let (e_ref, k_ref, local_ref) = (tb.fixed("experts")?, tb.fixed("topk")?, tb.fixed("local")?);
+    let p = tb.points.first()?;
+    let s = tb.seconds_1d(per_expert * e_ref / k_ref)?;
+    Some(s * (local * h * i) / (local_ref * p[1] * p[2]))
+}
+
+/// The grouped-expert table a mixture of experts' training GEMMs in `dtype` are timed from on
+/// `chip`: measured on the model's own experts where one was, else the nearest. Training
+/// runs FP8 with block scales (MXFP8) only where the chip scales blocks natively, the chips
+/// with an FP4 rate; elsewhere (Hopper) it scales per tensor, a kernel no table measures.
+#[must_use]
+pub(crate) fn training_experts_table(
+    model: &Model,
+    chip: &Chip,
+    dtype: Dtype,
+) -> Option<Arc<KernelTable>> {
+    let block_scaled = chip.dense(Dtype::Fp4).is_some();
+    if model.experts == 0 || (dtype == Dtype::Fp8 && !block_scaled) {
+        return None;
+    }
+    experts_table(model, chip, expert_formats(chip, dtype, dtype), true)
+}
+
 fn measured(t: &Arc<KernelTable>) -> OpSource {
     OpSource::Table(t.clone())
 }
@@ -613,16 +647,8 @@ impl Graph {
         let bytes = touched * mats * h * i * self.weight_dtype.bytes() + work * h * 4.0;
         let calls = m.moe_layers();
         let got = t.experts.as_ref().and_then(|tb| {
-            let (e_ref, k_ref, local_ref) =
-                (tb.fixed("experts")?, tb.fixed("topk")?, tb.fixed("local")?);
-            let p = tb.points.first()?;
-            let (h_ref, i_ref) = (p[1], p[2]);
-            let per_expert = tokens * k / e * skew;
-            let s = tb.seconds_1d(per_expert * e_ref / k_ref)?;
-            Some((
-                s * (local * h * i) / (local_ref * h_ref * i_ref),
-                measured(tb),
-            ))
+            let s = grouped_seconds(tb, local, h, i, tokens * k / e * skew)?;
+            Some((s, measured(tb)))
         });
         let (one, source, flops, bytes) = match got {
             Some((s, src)) => (

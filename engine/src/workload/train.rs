@@ -111,6 +111,11 @@ pub struct TrainConfig {
     /// forward's compute, the backward's gathers and reduce-scatters behind the backward's)
     /// rather than behind the whole micro-batch's compute.
     pub dp_as_run: bool,
+    /// Whether a mixture of experts' routed GEMMs are timed from the grouped-expert kernels
+    /// measured on the chip where a table exists (model version 9 and later), each pass of a
+    /// step (the backward pass's two GEMMs a forward's each) at the tokens per expert a rank
+    /// computes; else on the roofline at the large-matmul efficiency.
+    pub kernel_experts: bool,
     /// Tokens the busiest expert-parallel rank's experts receive, over the mean (1: routing
     /// balanced, as Megatron's published MoE benchmarks force it). The routed experts'
     /// GEMMs and the expert all-to-alls wait on that rank.
@@ -212,6 +217,7 @@ impl TrainConfig {
             pipeline_sends: true,
             fsdp_prefetch: true,
             dp_as_run: true,
+            kernel_experts: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,
@@ -329,6 +335,9 @@ pub struct StepParts {
     pub head: Seconds,
     /// The optimizer step.
     pub optimizer: Seconds,
+    /// Whether the routed experts' GEMMs were timed from a grouped-expert kernel table
+    /// measured on the chip ([`crate::workload::ops`]), not the roofline.
+    pub experts_measured: bool,
 }
 
 /// What a training step repeats, for reading its parts per operation.
@@ -540,6 +549,8 @@ pub(crate) struct LayerWork {
     casts: f64,
     /// The output head of the whole model (BF16 when the GEMMs run narrower).
     head: f64,
+    /// Whether the routed experts were timed from a measured grouped-expert kernel table.
+    kernel_experts: bool,
 }
 
 impl LayerWork {
@@ -566,6 +577,7 @@ pub(crate) fn micro_batch_parts(
     roof: &Roofline,
     tokens_mb: f64,
     tp: f64,
+    experts_table: Option<&crate::kerneldata::KernelTable>,
 ) -> LayerWork {
     let m = &cfg.model;
     let eff = efficiency::matmul(chip, cfg.dtype);
@@ -578,6 +590,7 @@ pub(crate) fn micro_batch_parts(
     let mut gemm = per_call * (2.0 + ffn_mats);
     let mut split = [gemm, 0.0, 0.0, 0.0];
     let mut costs = [(0.0, 0.0); 7];
+    let mut kernel_experts = false;
     let gemms = layer_gemms(m, tokens_mb, tp);
     let cost_of = |mm: f64, n: f64, k: f64| OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype);
     let place = |mm: f64, n: f64, k: f64| gemm_roof.place(cost_of(mm, n, k)).time.get();
@@ -608,7 +621,18 @@ pub(crate) fn micro_batch_parts(
                 0.0
             };
             costs[slot - 1].1 = local * one.bytes.get() + with_shared;
-            local * place(pairs / local, n, k) * cfg.expert_imbalance.max(1.0) + shared
+            // From the kernels measured on the chip where they were (never faster than the
+            // chip's dense peak and bandwidth allow), else on the roofline.
+            let per_expert = pairs / local;
+            let measured = experts_table.and_then(|tb| {
+                let s = super::ops::grouped_seconds(tb, local, k, n / ffn_mats, per_expert)?;
+                let floor = Roofline::dense(chip, cfg.dtype)?.place(one).time.get();
+                Some(local * floor.max(s / local))
+            });
+            kernel_experts |= measured.is_some();
+            measured.unwrap_or_else(|| local * place(pairs / local, n, k))
+                * cfg.expert_imbalance.max(1.0)
+                + shared
         } else {
             gemm_roof.place(c).time.get()
         };
@@ -678,6 +702,7 @@ pub(crate) fn micro_batch_parts(
         elementwise,
         casts,
         head,
+        kernel_experts,
     }
 }
 
@@ -708,6 +733,10 @@ pub(crate) struct CommMemo {
     ep: Vec<((u32, u32, u64), f64)>,
     /// A data-parallel all-reduce's time by (tensor × pipeline degree, replicas, bytes).
     dp: Vec<((u32, u32, u64), f64)>,
+    /// The grouped-expert kernel table the search's experts are timed from, looked up once
+    /// (the outer `None`: not yet).
+    #[allow(clippy::option_option)]
+    experts: Option<Option<alloc::sync::Arc<crate::kerneldata::KernelTable>>>,
 }
 
 pub(crate) fn train_in(
@@ -766,7 +795,14 @@ pub(crate) fn train_in(
     // Each chip of a context-parallel group holds 1/cp of every sequence.
     let tokens_mb = f64::from(l.micro_batch) * f64::from(m.seq) / f64::from(l.cp);
     let tp = f64::from(l.tp);
-    let parts = micro_batch_parts(chip, cfg, &roof, tokens_mb, tp);
+    let experts_table = if cfg.kernel_experts && cfg.grouped_experts && m.experts > 0 {
+        memo.experts
+            .get_or_insert_with(|| super::ops::training_experts_table(m, chip, cfg.dtype))
+            .clone()
+    } else {
+        None
+    };
+    let parts = micro_batch_parts(chip, cfg, &roof, tokens_mb, tp, experts_table.as_deref());
     let passes = if l.recompute { 4.0 } else { 3.0 };
     // The slowest (largest) stage sets the pace: ⌈layers/pp⌉ layers when they do not divide.
     let layers_here = f64::from(m.layers.div_ceil(l.pp));
@@ -973,6 +1009,7 @@ pub(crate) fn train_in(
         casts: Seconds::new(parts.casts * micro * layers_here * passes / 3.0),
         head: Seconds::new(parts.head * micro * passes / f64::from(l.pp)),
         optimizer: Seconds::new(optimizer),
+        experts_measured: parts.kernel_experts,
     };
     Ok(TrainReport {
         layout: *l,
