@@ -574,6 +574,7 @@ fn train_config(
     cfg.fsdp_prefetch = job.model_version >= 4;
     cfg.dp_as_run = job.model_version >= 9;
     cfg.kernel_experts = job.model_version >= 9;
+    cfg.latent_attention = job.model_version >= 9;
     cfg.grouped_experts = job.model_version >= 5;
     cfg.expert_imbalance = job.expert_imbalance.unwrap_or(1.0);
     cfg.layout.micro_batch = job.micro_batch.unwrap_or(1);

@@ -609,6 +609,33 @@ mod tests {
         assert!(!hopper && (a - b).abs() < 1e-12);
     }
 
+    /// Model version 9 trains latent attention as it runs: its projections' GEMMs hold
+    /// every attention weight (the latent norms aside), where multi-head attention of the
+    /// model's head dimension held far fewer for DeepSeek-V2's 128 heads of 40.
+    #[test]
+    fn latent_attention_trains_through_its_own_projections() {
+        let v2 = find_model(
+            "m:l60,d5120,h128,kv128,f12288,v102400,s4096,e160,k6,sh2,ef1536,dl1,mla1536.512.128.64.128,n:DeepSeek-V2",
+        )
+        .unwrap();
+        let tokens = 4096.0;
+        let flops = |latent| -> f64 {
+            crate::workload::train::layer_gemms(&v2, tokens, 1.0, latent)[..2]
+                .iter()
+                .map(|(m, n, k)| 2.0 * m * n * k)
+                .sum()
+        };
+        let a = v2.mla.unwrap();
+        let norms = f64::from(a.q_lora + a.kv_lora);
+        let want = 2.0 * tokens * (v2.attn_params() - norms);
+        assert!(
+            (flops(true) / want - 1.0).abs() < 1e-9,
+            "{} against {want}",
+            flops(true)
+        );
+        assert!(flops(false) < 0.8 * want);
+    }
+
     /// A MaxText-style FSDP run: every TPU v5p chip a data-parallel replica, the weights,
     /// gradients and optimizer sharded over all of them; without ZeRO-3 it does not fit.
     #[test]
@@ -783,6 +810,7 @@ mod tests {
             fsdp_prefetch: true,
             dp_as_run: true,
             kernel_experts: true,
+            latent_attention: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,

@@ -116,6 +116,10 @@ pub struct TrainConfig {
     /// step (the backward pass's two GEMMs a forward's each) at the tokens per expert a rank
     /// computes; else on the roofline at the large-matmul efficiency.
     pub kernel_experts: bool,
+    /// Whether latent attention (MLA) trains as it runs (model version 9 and later): its
+    /// down- and up-projections as GEMMs and attention over decompressed heads of its own
+    /// dimensions; else as multi-head attention of the model's head dimension.
+    pub latent_attention: bool,
     /// Tokens the busiest expert-parallel rank's experts receive, over the mean (1: routing
     /// balanced, as Megatron's published MoE benchmarks force it). The routed experts'
     /// GEMMs and the expert all-to-alls wait on that rank.
@@ -218,6 +222,7 @@ impl TrainConfig {
             fsdp_prefetch: true,
             dp_as_run: true,
             kernel_experts: true,
+            latent_attention: true,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,
@@ -507,14 +512,32 @@ pub fn training_memory(model: &Model, l: &Layout) -> Memory {
     }
 }
 
-/// The GEMMs of one layer's forward pass for `tokens` tokens, sharded `tp` ways.
-pub(crate) fn layer_gemms(m: &Model, tokens: f64, tp: f64) -> Vec<(f64, f64, f64)> {
+/// The GEMMs of one layer's forward pass for `tokens` tokens, sharded `tp` ways; with latent
+/// attention's projections as they run where `latent` is set (model version 9 and later):
+/// the query and key/value down-projections (whole on every chip) and their up-projections
+/// to every head (split `tp` ways), as one GEMM of the same work on the layer's `d` inputs,
+/// and the output projection from the heads' values.
+pub(crate) fn layer_gemms(m: &Model, tokens: f64, tp: f64, latent: bool) -> Vec<(f64, f64, f64)> {
     let d = m.d();
     let kv = f64::from(m.kv_heads) * m.head_dim();
-    let mut g = alloc::vec![
-        (tokens, (d + 2.0 * kv) / tp, d), // QKV
-        (tokens, d, d / tp),              // attention output
-    ];
+    let mut g = match m.mla.filter(|_| latent) {
+        Some(a) => {
+            let h = f64::from(m.heads);
+            let [ql, kl, nope, rope, v] =
+                [a.q_lora, a.kv_lora, a.qk_nope, a.qk_rope, a.v_head].map(f64::from);
+            let q = if a.q_lora > 0 {
+                ql * d + h * (nope + rope) * ql / tp
+            } else {
+                h * (nope + rope) * d / tp
+            };
+            let kv = (kl + rope) * d + h * (nope + v) * kl / tp;
+            alloc::vec![(tokens, (q + kv) / d, d), (tokens, d, h * v / tp)]
+        }
+        None => alloc::vec![
+            (tokens, (d + 2.0 * kv) / tp, d), // QKV
+            (tokens, d, d / tp),              // attention output
+        ],
+    };
     let ffn_mats = if m.gated { 3.0 } else { 2.0 };
     if m.experts == 0 {
         g.push((tokens, ffn_mats * f64::from(m.ffn) / tp, d));
@@ -591,7 +614,7 @@ pub(crate) fn micro_batch_parts(
     let mut split = [gemm, 0.0, 0.0, 0.0];
     let mut costs = [(0.0, 0.0); 7];
     let mut kernel_experts = false;
-    let gemms = layer_gemms(m, tokens_mb, tp);
+    let gemms = layer_gemms(m, tokens_mb, tp, cfg.latent_attention);
     let cost_of = |mm: f64, n: f64, k: f64| OpSpec::Gemm { m: mm, n, k }.cost(cfg.dtype);
     let place = |mm: f64, n: f64, k: f64| gemm_roof.place(cost_of(mm, n, k)).time.get();
     for (i, &(mm, n, k)) in gemms.iter().enumerate() {
@@ -644,12 +667,21 @@ pub(crate) fn micro_batch_parts(
         peak: r.peak * cfg.matmul_efficiency,
         bandwidth: r.bandwidth,
     });
+    // Latent attention trains on decompressed keys and values: every head its own, queries
+    // and keys of nope + rope dimensions, values of v (the mean of the two sets the work).
+    let (kv_heads, head_dim) = match m.mla.filter(|_| cfg.latent_attention) {
+        Some(a) => (
+            f64::from(m.heads),
+            f64::from(a.qk_nope + a.qk_rope + a.v_head) / 2.0,
+        ),
+        None => (f64::from(m.kv_heads), m.head_dim()),
+    };
     let attn = OpSpec::AttentionPrefill {
         batch: tokens_mb / f64::from(m.seq),
         seq: f64::from(m.seq),
         heads: f64::from(m.heads) / tp,
-        kv_heads: (f64::from(m.kv_heads) / tp).max(1.0),
-        head_dim: m.head_dim(),
+        kv_heads: (kv_heads / tp).max(1.0),
+        head_dim,
     };
     // The PaLM convention counts attention non-causally (12·L·d·s): twice the causal FLOPs.
     // Windowed layers do the share of it their windows leave.
