@@ -37,6 +37,8 @@ const settled = (page) => page.waitForFunction(() => !document.querySelector('.d
 /** The CLI's JSON for `args`: the same engine, to hold the page's figures to. */
 const CLI = process.env.ACCELSCOPE_CLI ?? ['../target/release/accelscope', '../target/debug/accelscope'].find(existsSync);
 const cli = (args) => JSON.parse(execFileSync(CLI, args, { encoding: 'utf8' }));
+// Today's link version, from the key table (one place).
+const V = cli(['keys', '--json']).version;
 /** Equal to 1e-9 of the larger. */
 const near = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 
@@ -144,10 +146,10 @@ test('navigation links switch pages in place and open directly', async () => {
   const page = await open();
   await page.click('nav a:has-text("Roofline")');
   await page.waitForSelector('#roofline-canvas');
-  // Links carry only what differs from the defaults: the default Chips view is `?v=7`.
+  // Links carry only what differs from the defaults: the default Chips view is `?v=` and today's version.
   const href = await page.getAttribute('nav a:has-text("Chips")', 'href');
-  assert.equal(href, '?v=7');
-  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), '?v=7&page=workload');
+  assert.equal(href, `?v=${V}`);
+  assert.equal(await page.getAttribute('nav a:has-text("Workload")', 'href'), `?v=${V}&page=workload`);
   await page.click('nav a:has-text("Compare")');
   await page.waitForSelector('.compare-page');
   // A page with its own module loads it when opened, and leaves cleanly for another page.
@@ -361,7 +363,7 @@ test('workload & TCO: the default job states its ranges with their evidence, its
   const band = async (id) => [Number(await page.getAttribute(`#${id}`, 'data-low')), Number(await page.getAttribute(`#${id}`, 'data-high'))];
   // Each range is the engine's for this job, read on the same day: the CLI gives the same.
   const today = await page.evaluate(() => new Date().toISOString().slice(0, 10));
-  const want = cli(['eval', '--today', today, '--link', '?v=7&page=workload']);
+  const want = cli(['eval', '--today', today, '--link', `?v=${V}&page=workload`]);
   for (const [id, card, figure] of [
     ['tps-band', 'tokens-per-s', 'tokens_per_s'],
     ['mfu-band', 'mfu', 'mfu'],
@@ -1194,7 +1196,7 @@ test('workload: where the training step goes, operation by operation, adding up 
 });
 
 test('workload: a mixture of experts served as its operations, each from its kernel table, as the CLI times it', async () => {
-  const link = '?v=7&page=workload&wsys=gb200-nvl72&wmodel=deepseek-r1&wdtype=fp4&wkv=fp8&wadp=8&wep=8';
+  const link = `?v=${V}&page=workload&wsys=gb200-nvl72&wmodel=deepseek-r1&wdtype=fp4&wkv=fp8&wadp=8&wep=8`;
   const page = await open(link);
   await page.waitForSelector('#decode-ops');
   // The same operations the CLI lists for the job's cheapest serving point, each with the
@@ -1226,7 +1228,7 @@ test('workload: a mixture of experts served as its operations, each from its ker
 });
 
 test('workload: a micro-batch and host offload set on the page are the CLI\'s, and the link carries them', async () => {
-  const page = await open('?v=7&page=workload&wsys=tpu-v6e-256&wnodes=1&wmodel=llama3-70b');
+  const page = await open(`?v=${V}&page=workload&wsys=tpu-v6e-256&wnodes=1&wmodel=llama3-70b`);
   await page.waitForSelector('input[name=wmb]');
   assert.equal(await page.inputValue('input[name=wmb]'), '');
   await page.fill('input[name=wmb]', '4');
