@@ -303,29 +303,33 @@ pub fn split_train(
             Bound::Communication
         ),
         comm(
-            "gradient all-reduce (data-parallel)",
+            if t.layout.zero >= 3 {
+                "HSDP all-reduce across replicas"
+            } else {
+                "gradient all-reduce"
+            },
             t.dp_parts.all_reduce.get(),
             Bound::Communication
         ),
         comm(
             if t.layout.zero >= 3 {
-                "weight all-gathers, forward pass (FSDP, exposed)"
+                "FSDP gathers, forward (exposed)"
             } else {
-                "updated weights' all-gather (ZeRO-2)"
+                "ZeRO-2 weight all-gather"
             },
             t.dp_parts.gather_forward.get(),
             Bound::Communication
         ),
         comm(
-            "weight all-gathers, backward pass (FSDP, exposed)",
+            "FSDP gathers, backward (exposed)",
             t.dp_parts.gather_backward.get(),
             Bound::Communication
         ),
         comm(
             if t.layout.zero >= 3 {
-                "gradient reduce-scatters (FSDP, exposed)"
+                "FSDP reduce-scatters (exposed)"
             } else {
-                "gradient reduce-scatters (ZeRO-2)"
+                "ZeRO-2 reduce-scatters"
             },
             t.dp_parts.reduce_scatter.get(),
             Bound::Communication
