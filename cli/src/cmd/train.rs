@@ -84,6 +84,11 @@ pub struct Args {
     /// (default: the system's)
     #[arg(long, value_name = "F", allow_hyphen_values = true, value_parser = overlap())]
     overlap: Option<f64>,
+    /// How a mixture of experts' tokens cross scale-up domains to their experts: per-expert
+    /// (a copy for each expert, Megatron's all-to-all) or per-domain (a copy for each domain
+    /// holding one of its experts, fanned out inside it, as DeepEP and HybridEP send them)
+    #[arg(long, value_name = "D", default_value = "per-expert", value_parser = dispatch())]
+    ep_dispatch: workload::Dispatch,
     /// Tokens of the busiest expert-parallel rank over the mean (mixtures of experts)
     #[arg(long, value_name = "X", allow_hyphen_values = true, value_parser = imbalance())]
     expert_imbalance: Option<f64>,
@@ -124,6 +129,18 @@ fn offload() -> Check<impl Fn(&str, &str) -> Result<Offload, String> + Clone> {
         "off" => Ok(Offload::Off),
         "auto" => Ok(Offload::Auto),
         _ => Err(format!("--offload must be on, off or auto, got '{x}'")),
+    })
+}
+
+/// `--ep-dispatch`: one of [`workload::Dispatch::IDS`].
+fn dispatch() -> Check<impl Fn(&str, &str) -> Result<workload::Dispatch, String> + Clone> {
+    Check(|_: &str, x: &str| {
+        workload::Dispatch::from_id(x).ok_or_else(|| {
+            format!(
+                "--ep-dispatch must be one of {}, got '{x}'",
+                workload::Dispatch::IDS.join(", ")
+            )
+        })
     })
 }
 
@@ -180,6 +197,7 @@ impl Run for Args {
         if let Some(x) = self.expert_imbalance {
             cfg.expert_imbalance = x;
         }
+        cfg.ep_dispatch = self.ep_dispatch;
         cfg.layout.micro_batch = self.micro_batch.unwrap_or(1);
         cfg.choose_micro_batch = self.micro_batch.is_none();
         cfg.layout.offload = self.offload == Offload::On;

@@ -12,7 +12,7 @@ use crate::efficiency;
 use crate::source::Citation;
 use crate::system::{self, Cluster};
 use crate::workload::{
-    find_model, infer, train, Compiled, InferConfig, Layout, TrainConfig, WorkloadError,
+    find_model, infer, train, Compiled, Dispatch, InferConfig, Layout, TrainConfig, WorkloadError,
     SERVING_KERNEL_FACTOR,
 };
 
@@ -322,6 +322,8 @@ struct TrainRun {
     offload: bool,
     /// Hybrid sharding's replica groups (1: none).
     replicate: u32,
+    /// How the expert all-to-all crosses nodes, as the run's recipe dispatches.
+    dispatch: Dispatch,
 }
 
 /// The preset system, its chip and a model, by id (ids here are the crate's own presets).
@@ -364,6 +366,7 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
         let mut cfg = TrainConfig::new(model.clone(), r.dtype, r.global_batch, layout, eff);
         cfg.tp_overlap = cl.system.overlap.value;
         cfg.dp_overlap = cl.system.overlap.value;
+        cfg.ep_dispatch = r.dispatch;
         match train(&cl, &chip, &cfg) {
             Ok(t)
                 if best
@@ -513,6 +516,7 @@ fn trn1_gpt3(efficiency: Option<f64>) -> TrainRun {
         mfu: true,
         offload: false,
         replicate: 1,
+        dispatch: Dispatch::PerExpert,
     }
 }
 
@@ -576,6 +580,7 @@ fn nemo_llama3_70b(variants: &'static [(u32, bool)]) -> TrainRun {
         mfu: false,
         offload: false,
         replicate: 1,
+        dispatch: Dispatch::PerExpert,
     }
 }
 
@@ -597,6 +602,7 @@ fn nemo_gpt3(variants: &'static [(u32, bool)]) -> TrainRun {
         mfu: false,
         offload: false,
         replicate: 1,
+        dispatch: Dispatch::PerExpert,
     }
 }
 

@@ -330,17 +330,16 @@ pub(crate) fn grouped_seconds(
 }
 
 /// The grouped-expert table a mixture of experts' training GEMMs in `dtype` are timed from on
-/// `chip`: measured on the model's own experts where one was, else the nearest. Training
-/// runs FP8 with block scales (MXFP8) only where the chip scales blocks natively, the chips
-/// with an FP4 rate; elsewhere (Hopper) it scales per tensor, a kernel no table measures.
+/// `chip`: measured on the model's own experts where one was, else the nearest. FP8's tables
+/// were measured with block scales, as Blackwell trains (MXFP8); on Hopper, which trains FP8
+/// scaled per tensor, they stand for a kernel no table measures.
 #[must_use]
 pub(crate) fn training_experts_table(
     model: &Model,
     chip: &Chip,
     dtype: Dtype,
 ) -> Option<Arc<KernelTable>> {
-    let block_scaled = chip.dense(Dtype::Fp4).is_some();
-    if model.experts == 0 || (dtype == Dtype::Fp8 && !block_scaled) {
+    if model.experts == 0 {
         return None;
     }
     experts_table(model, chip, expert_formats(chip, dtype, dtype), true)

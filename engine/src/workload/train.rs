@@ -80,6 +80,52 @@ impl Layout {
     };
 }
 
+/// How a mixture of experts' tokens travel to their experts across scale-up domains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dispatch {
+    /// A copy for each of a token's experts, each sent directly to its rank (Megatron's
+    /// all-to-all dispatcher, NCCL's all-to-all).
+    PerExpert,
+    /// A copy for each scale-up domain holding one of its experts, fanned out inside the
+    /// domain (DeepEP's and HybridEP's dispatch).
+    PerDomain,
+}
+
+impl Dispatch {
+    /// The ids `--ep-dispatch` takes.
+    pub const IDS: [&'static str; 2] = ["per-expert", "per-domain"];
+    /// Lower-case id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Dispatch::PerExpert => Self::IDS[0],
+            Dispatch::PerDomain => Self::IDS[1],
+        }
+    }
+    /// The dispatch with this id.
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<Self> {
+        [Dispatch::PerExpert, Dispatch::PerDomain]
+            .into_iter()
+            .find(|d| d.id() == id)
+    }
+}
+
+/// The share of a token's `k` expert copies that cross the network when `dispatch` sends a
+/// copy to each of the N scale-up domains the expert-parallel group spans that holds one of
+/// its experts, N·(1 − (1 − 1/N)^k)/k (experts spread evenly, routing uniform); 1 when every
+/// copy travels alone or the group sits in one domain.
+#[must_use]
+pub fn ep_network_share(dispatch: Dispatch, cluster: &Cluster, l: &Layout, k: u32) -> f64 {
+    let domains = f64::from((l.tp * l.ep).div_ceil(cluster.system.chips().max(1)));
+    let k = f64::from(k.max(1));
+    if dispatch == Dispatch::PerDomain && domains > 1.0 {
+        domains * (1.0 - libm::pow(1.0 - 1.0 / domains, k)) / k
+    } else {
+        1.0
+    }
+}
+
 /// Inputs of a training estimate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -120,6 +166,8 @@ pub struct TrainConfig {
     /// down- and up-projections as GEMMs and attention over decompressed heads of its own
     /// dimensions; else as multi-head attention of the model's head dimension.
     pub latent_attention: bool,
+    /// How the expert all-to-all crosses scale-up domains.
+    pub ep_dispatch: Dispatch,
     /// Tokens the busiest expert-parallel rank's experts receive, over the mean (1: routing
     /// balanced, as Megatron's published MoE benchmarks force it). The routed experts'
     /// GEMMs and the expert all-to-alls wait on that rank.
@@ -223,6 +271,7 @@ impl TrainConfig {
             dp_as_run: true,
             kernel_experts: true,
             latent_attention: true,
+            ep_dispatch: Dispatch::PerExpert,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,
@@ -866,7 +915,8 @@ pub(crate) fn train_in(
     let ep_comm = if l.ep > 1 {
         let moe_here = m.moe_layers() / f64::from(m.layers) * layers_here;
         let routed = Bytes::new(
-            tokens_mb * f64::from(m.active_experts) * m.d() * cfg.dtype.bytes().max(2.0) / tp,
+            tokens_mb * f64::from(m.active_experts) * m.d() * cfg.dtype.bytes().max(2.0) / tp
+                * ep_network_share(cfg.ep_dispatch, cluster, l, m.active_experts),
         );
         let key = (l.tp, l.ep, routed.get().to_bits());
         let one = match memo.ep.iter().find(|(k, _)| *k == key) {
