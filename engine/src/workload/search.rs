@@ -109,9 +109,8 @@ impl LayoutSearch {
                     micro_batch: b,
                     ..l
                 };
-                let off = Layout { offload: true, ..c };
-                let with_off = self.base.choose_offload && c.recompute && !c.offload;
-                for c in [Some(c), with_off.then_some(off)].into_iter().flatten() {
+                let off = self.base.offloaded(&c);
+                for c in [Some(c), off].into_iter().flatten() {
                     if c.micro_batch > l.micro_batch
                         && !extra.contains(&c)
                         && !self.candidates.contains(&c)
@@ -147,18 +146,17 @@ impl LayoutSearch {
         let mut extra: Vec<Layout> = Vec::new();
         // Where memory stood in the way, layer inputs offloaded to host memory (with
         // recomputation, alone or with the weights sharded), where the job allows it.
-        if self.base.choose_offload {
-            for (l, e) in &self.rejected {
-                if !matches!(e, WorkloadError::DoesNotFit { .. }) {
-                    continue;
-                }
-                for zero in [l.zero, 3] {
-                    let c = Layout {
-                        offload: true,
-                        recompute: true,
-                        zero,
-                        ..*l
-                    };
+        for (l, e) in &self.rejected {
+            if !matches!(e, WorkloadError::DoesNotFit { .. }) {
+                continue;
+            }
+            for zero in [l.zero, 3] {
+                let with = Layout {
+                    recompute: true,
+                    zero,
+                    ..*l
+                };
+                if let Some(c) = self.base.offloaded(&with) {
                     if !extra.contains(&c) && !self.candidates.contains(&c) {
                         extra.push(c);
                     }

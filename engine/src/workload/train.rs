@@ -225,13 +225,11 @@ pub fn train_best_micro(
         let mut c = cfg.clone();
         c.layout.micro_batch = b;
         let mut got = train(cluster, chip, &c);
-        if matches!(got, Err(WorkloadError::DoesNotFit { .. }))
-            && cfg.choose_offload
-            && c.layout.recompute
-            && !c.layout.offload
-        {
-            c.layout.offload = true;
-            got = train(cluster, chip, &c);
+        if matches!(got, Err(WorkloadError::DoesNotFit { .. })) {
+            if let Some(off) = cfg.offloaded(&c.layout) {
+                c.layout = off;
+                got = train(cluster, chip, &c);
+            }
         }
         match got {
             Ok(r)
@@ -249,6 +247,17 @@ pub fn train_best_micro(
 }
 
 impl TrainConfig {
+    /// `l` with its layer inputs offloaded to host memory, where the job lets offload be
+    /// chosen and `l` recomputes (what offload keeps) and does not offload already: the one
+    /// rule the layout search and [`train_best_micro`] try offload by.
+    #[must_use]
+    pub fn offloaded(&self, l: &Layout) -> Option<Layout> {
+        (self.choose_offload && l.recompute && !l.offload).then_some(Layout {
+            offload: true,
+            ..*l
+        })
+    }
+
     /// A configuration with no communication hidden behind compute.
     #[must_use]
     pub fn new(
