@@ -1230,7 +1230,22 @@ pub(crate) fn dp_allreduce_as_run(
     l: &Layout,
     bytes: Bytes,
 ) -> Result<f64, WorkloadError> {
-    let (per_domain, across) = dp_spread(&cluster.system, l);
+    allreduce_spread(cluster, l.tp * l.pp, l.dp, bytes)
+}
+
+/// An all-reduce of `bytes` a rank over `n` ranks `stride` chips apart: inside each scale-up
+/// domain as its collective library runs it ([`group_collective`]), then a ring across the
+/// domains on each chip's share.
+///
+/// # Errors
+/// The collective does not evaluate.
+fn allreduce_spread(
+    cluster: &Cluster,
+    stride: u32,
+    n: u32,
+    bytes: Bytes,
+) -> Result<f64, WorkloadError> {
+    let (per_domain, across) = spread(&cluster.system, stride, n);
     let mut t = 0.0;
     if per_domain > 1.0 {
         // `per_domain` is a whole number of at most the domain's chips.
@@ -1265,16 +1280,7 @@ fn spread(sys: &crate::system::System, stride: u32, n: u32) -> (f64, f64) {
 fn replica_allreduce(cluster: &Cluster, l: &Layout, bytes: Bytes) -> Result<f64, WorkloadError> {
     let group = l.dp * l.cp / l.replicate.max(1);
     let stride = l.tp.saturating_mul(l.pp).saturating_mul(group);
-    let (per_domain, across) = spread(&cluster.system, stride, l.replicate);
-    let mut t = 0.0;
-    if per_domain > 1.0 {
-        // `per_domain` is a whole number of at most the domain's chips.
-        t += group_collective(cluster, Op::AllReduce, per_domain as u32, 1, bytes)?;
-    }
-    if across > 1.0 {
-        t += dp_across(&cluster.system, bytes.get() / per_domain, across);
-    }
-    Ok(t)
+    allreduce_spread(cluster, stride, l.replicate, bytes)
 }
 
 /// A ring all-reduce of `shard` bytes across `across` domains over the scale-out network.

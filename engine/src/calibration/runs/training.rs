@@ -367,7 +367,7 @@ pub(super) fn points() -> Vec<RunPoint> {
     }
     // Mixtures of experts trained as Megatron runs them, entered before any change that
     // they judge: expert parallelism with its all-to-alls, MXFP8 on Blackwell. All depart.
-    for (label, source, run, measured, role, note) in [
+    out.extend(run_points([
         (
             "H100, DeepSeek-V3 pretraining, 1,024 GPUs, BF16 (dgxc)",
             &DGXC_BENCH_2505,
@@ -443,21 +443,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             Role::TunedAgainst,
             "EP8, GBS 512, micro-batches of 4, 4K sequences; expert routing forced balanced (a best case). It departed 1.7 times too fast for want of the small expert GEMMs' efficiency (128 experts of 768 columns) and came within its bound when training's grouped expert GEMMs were timed from the kernels measured on its own experts: tuned against",
         ),
-    ] {
-        let (model, setup) = run_train(&run);
-        out.push(RunPoint {
-            family: Family::Training,
-            phase: Phase::Whole,
-            system: run.system,
-            label,
-            source,
-            measured: Metric::TokensPerS(measured),
-            model,
-            setup,
-            note,
-            role,
-        });
-    }
+    ]));
     out.extend(moe_held_out());
     out.extend(fsdp_held_out());
     out
@@ -591,6 +577,22 @@ fn fsdp_held_out() -> Vec<RunPoint> {
             "FSDP2 over 64 GPUs on eight nodes, local batch 2, GBS 128, as above. Entered at +69%: departs",
         ),
     ];
+    run_points(entries)
+}
+
+/// Training points measured in tokens/s, each beside the model's figure for its run.
+fn run_points(
+    entries: impl IntoIterator<
+        Item = (
+            &'static str,
+            &'static Citation,
+            TrainRun,
+            f64,
+            Role,
+            &'static str,
+        ),
+    >,
+) -> Vec<RunPoint> {
     entries
         .into_iter()
         .map(|(label, source, run, measured, role, note)| {
@@ -740,22 +742,5 @@ fn moe_held_out() -> Vec<RunPoint> {
             "TP1 PP4 VPP2 EP8, micro-batches of 2, 8K sequences; the global batch is not stated with the figure: the repository's config's 128 is taken",
         ),
     ];
-    entries
-        .into_iter()
-        .map(|(label, source, run, measured, role, note)| {
-            let (model, setup) = run_train(&run);
-            RunPoint {
-                family: Family::Training,
-                phase: Phase::Whole,
-                system: run.system,
-                label,
-                source,
-                measured: Metric::TokensPerS(measured),
-                model,
-                setup,
-                note,
-                role,
-            }
-        })
-        .collect()
+    run_points(entries)
 }
