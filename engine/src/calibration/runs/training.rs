@@ -374,7 +374,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             TrainRun {
                 system: "hgx-h100-8",
                 nodes: 128,
-                model: "deepseek-v3",
+                model: DEEPSEEK_V3_MLA_4K,
                 dtype: Dtype::Bf16,
                 global_batch: 8192,
                 degrees: (2, 16, 32),
@@ -399,7 +399,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             TrainRun {
                 system: "hgx-b200-8",
                 nodes: 32,
-                model: "deepseek-v3",
+                model: DEEPSEEK_V3_MLA_4K,
                 dtype: Dtype::Fp8,
                 global_batch: 4096,
                 degrees: (1, 8, 32),
@@ -613,6 +613,10 @@ fn run_points(
         .collect()
 }
 
+/// DeepSeek-V3 as it trains: latent attention (the `deepseek-v3` preset, which links rely on,
+/// approximates it as multi-head attention of hidden/heads), 4K sequences.
+const DEEPSEEK_V3_MLA_4K: &str = "m:l61,d7168,h128,kv128,f18432,v129280,s4096,e256,k8,sh1,ef2048,dl3,mla1536.512.128.64.128,n:DeepSeek-V3";
+
 /// Grok-1 314B (64 layers, 48 heads over 8 key/value heads, 8 experts of 32,768, two a token).
 const GROK1: &str = "m:l64,d6144,h48,kv8,f32768,v131072,s8192,e8,k2,ef32768,hd128,n:Grok-1 314B";
 
@@ -649,7 +653,7 @@ fn moe_held_out() -> Vec<RunPoint> {
             &MEGATRON_BRIDGE,
             TrainRun {
                 dispatch: Dispatch::PerDomain,
-                ..run("hgx-b300-8", 32, "deepseek-v3", Dtype::Fp8, 4096, (1, 8, 32), 1, 8, 2, PLAIN_OR_RECOMPUTE)
+                ..run("hgx-b300-8", 32, DEEPSEEK_V3_MLA_4K, Dtype::Fp8, 4096, (1, 8, 32), 1, 8, 2, PLAIN_OR_RECOMPUTE)
             },
             3541.0 * 256.0,
             Role::Departs,
@@ -658,7 +662,7 @@ fn moe_held_out() -> Vec<RunPoint> {
         (
             "B200, DeepSeek-V3 pretraining, 256 GPUs, MXFP8, PP16 (Megatron-Bridge 25.11)",
             &MEGATRON_BRIDGE,
-            run("hgx-b200-8", 32, "deepseek-v3", Dtype::Fp8, 2048, (1, 16, 16), 1, 8, 1, PLAIN_OR_RECOMPUTE),
+            run("hgx-b200-8", 32, DEEPSEEK_V3_MLA_4K, Dtype::Fp8, 2048, (1, 16, 16), 1, 8, 1, PLAIN_OR_RECOMPUTE),
             2139.0 * 256.0,
             Role::Departs,
             "TP1 PP16 EP8, GBS 2048, 4K sequences, with multi-token prediction (which the model's FLOPs leave out); routing forced balanced. Entered at +178%: departs",
