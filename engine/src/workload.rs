@@ -38,9 +38,9 @@ pub use serve::{
     StepModel, MAX_DRAFT, NEURON_LAYER_FIXED_S, SERVING_KERNEL_FACTOR, SERVING_MEMORY_EFFICIENCY,
 };
 pub use train::{
-    bubble_share, bubble_slots, ep_network_share, micro_batch_options, train, train_best_micro,
-    training_memory, Dispatch, DpParts, Layout, Memory, StepCounts, StepParts, TrainConfig,
-    TrainReport, MAX_EXPERT_IMBALANCE,
+    bubble_share, bubble_slots, ep_network_share, ep_overlapped, micro_batch_options, train,
+    train_best_micro, training_memory, Dispatch, DpParts, Layout, Memory, StepCounts, StepParts,
+    TrainConfig, TrainReport, EP_OVERLAP_SM_SHARE, MAX_EXPERT_IMBALANCE,
 };
 pub(crate) use train::{train_in, CommMemo};
 
@@ -674,6 +674,21 @@ mod tests {
         );
     }
 
+    /// Overlapped, an all-to-all shows only where the compute beside it runs out, and the
+    /// compute it overlaps slows by the processors it holds; the pipeline's fill and drain
+    /// show it whole.
+    #[test]
+    fn overlapped_all_to_alls_show_only_past_the_compute_beside_them() {
+        let s = EP_OVERLAP_SM_SHARE;
+        // All hidden: only the slowed compute shows.
+        assert!((ep_overlapped(2.0, 10.0, 0.0) - 2.0 * s / (1.0 - s)).abs() < 1e-12);
+        // More traffic than compute: the excess shows, and the compute is slowed whole.
+        assert!((ep_overlapped(10.0, 4.0, 0.0) - (6.0 + 4.0 * s / (1.0 - s))).abs() < 1e-12);
+        // No partner at all: exposed whole.
+        assert!((ep_overlapped(3.0, 10.0, 1.0) - 3.0).abs() < 1e-12);
+        assert!(ep_overlapped(3.0, 10.0, 0.5) < 3.0);
+    }
+
     /// A MaxText-style FSDP run: every TPU v5p chip a data-parallel replica, the weights,
     /// gradients and optimizer sharded over all of them; without ZeRO-3 it does not fit.
     #[test]
@@ -850,6 +865,7 @@ mod tests {
             kernel_experts: true,
             latent_attention: true,
             ep_dispatch: Dispatch::PerExpert,
+            ep_overlap: false,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,

@@ -89,6 +89,12 @@ pub struct Args {
     /// holding one of its experts, fanned out inside it, as DeepEP and HybridEP send them)
     #[arg(long, value_name = "D", default_value = "per-expert", value_parser = dispatch())]
     ep_dispatch: workload::Dispatch,
+    /// Run the expert all-to-alls beside another micro-batch's compute (Megatron's expert
+    /// communication overlap, DeepSeek's DualPipe), the compute they overlap slowed by the
+    /// processors they hold: on or off
+    #[arg(long, value_name = "on|off", default_value = "off", action = clap::ArgAction::Set,
+          value_parser = ep_overlap())]
+    ep_overlap: bool,
     /// Tokens of the busiest expert-parallel rank over the mean (mixtures of experts)
     #[arg(long, value_name = "X", allow_hyphen_values = true, value_parser = imbalance())]
     expert_imbalance: Option<f64>,
@@ -104,6 +110,14 @@ fn zero() -> Check<impl Fn(&str, &str) -> Result<u8, String> + Clone> {
         _ => Err(format!(
             "--zero must be a ZeRO stage from 0 to 3, got '{z}'"
         )),
+    })
+}
+
+fn ep_overlap() -> Check<impl Fn(&str, &str) -> Result<bool, String> + Clone> {
+    Check(|_: &str, x: &str| match x {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("--ep-overlap must be on or off, got '{x}'")),
     })
 }
 
@@ -198,6 +212,7 @@ impl Run for Args {
             cfg.expert_imbalance = x;
         }
         cfg.ep_dispatch = self.ep_dispatch;
+        cfg.ep_overlap = self.ep_overlap;
         cfg.layout.micro_batch = self.micro_batch.unwrap_or(1);
         cfg.choose_micro_batch = self.micro_batch.is_none();
         cfg.layout.offload = self.offload == Offload::On;

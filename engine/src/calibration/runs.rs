@@ -324,6 +324,8 @@ struct TrainRun {
     replicate: u32,
     /// How the expert all-to-all crosses nodes, as the run's recipe dispatches.
     dispatch: Dispatch,
+    /// Whether the run's recipe overlaps the expert all-to-alls with another micro-batch.
+    ep_overlap: bool,
 }
 
 /// The preset system, its chip and a model, by id (ids here are the crate's own presets).
@@ -367,6 +369,7 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
         cfg.tp_overlap = cl.system.overlap.value;
         cfg.dp_overlap = cl.system.overlap.value;
         cfg.ep_dispatch = r.dispatch;
+        cfg.ep_overlap = r.ep_overlap;
         match train(&cl, &chip, &cfg) {
             Ok(t)
                 if best
@@ -517,6 +520,7 @@ fn trn1_gpt3(efficiency: Option<f64>) -> TrainRun {
         offload: false,
         replicate: 1,
         dispatch: Dispatch::PerExpert,
+        ep_overlap: false,
     }
 }
 
@@ -581,6 +585,7 @@ fn nemo_llama3_70b(variants: &'static [(u32, bool)]) -> TrainRun {
         offload: false,
         replicate: 1,
         dispatch: Dispatch::PerExpert,
+        ep_overlap: false,
     }
 }
 
@@ -603,6 +608,7 @@ fn nemo_gpt3(variants: &'static [(u32, bool)]) -> TrainRun {
         offload: false,
         replicate: 1,
         dispatch: Dispatch::PerExpert,
+        ep_overlap: false,
     }
 }
 

@@ -126,6 +126,24 @@ pub fn ep_network_share(dispatch: Dispatch, cluster: &Cluster, l: &Layout, k: u3
     }
 }
 
+/// The share of a GPU's streaming multiprocessors an expert all-to-all holds while it runs
+/// beside compute: DeepSeek-V3's cross-node dispatch and combine fill InfiniBand and NVLink
+/// with 20 of H800's 132 (DeepSeek-V3 Technical Report, arXiv 2412.19437, §3.2.2).
+pub const EP_OVERLAP_SM_SHARE: f64 = 20.0 / 132.0;
+
+/// A step's expert all-to-alls (`a2a` seconds in all) run beside another micro-batch's
+/// compute (`compute` seconds): in the pipeline's steady state what shows is what the
+/// compute does not cover, and the compute they overlap slows by the processors they hold
+/// ([`EP_OVERLAP_SM_SHARE`]); in its fill and drain, the `unpaired` share of the
+/// micro-batches with no partner, they show whole.
+#[must_use]
+pub fn ep_overlapped(a2a: f64, compute: f64, unpaired: f64) -> f64 {
+    let unpaired = unpaired.clamp(0.0, 1.0);
+    let (a, c) = (a2a * (1.0 - unpaired), compute * (1.0 - unpaired));
+    let share = EP_OVERLAP_SM_SHARE;
+    a2a * unpaired + (a - c).max(0.0) + a.min(c) * share / (1.0 - share)
+}
+
 /// Inputs of a training estimate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -168,6 +186,10 @@ pub struct TrainConfig {
     pub latent_attention: bool,
     /// How the expert all-to-all crosses scale-up domains.
     pub ep_dispatch: Dispatch,
+    /// Whether the expert all-to-alls run beside another micro-batch's compute (Megatron's
+    /// `overlap_moe_expert_parallel_comm`, DeepSeek's DualPipe): [`ep_overlapped`]; else
+    /// exposed but for the platform's overlap.
+    pub ep_overlap: bool,
     /// Tokens the busiest expert-parallel rank's experts receive, over the mean (1: routing
     /// balanced, as Megatron's published MoE benchmarks force it). The routed experts'
     /// GEMMs and the expert all-to-alls wait on that rank.
@@ -281,6 +303,7 @@ impl TrainConfig {
             kernel_experts: true,
             latent_attention: true,
             ep_dispatch: Dispatch::PerExpert,
+            ep_overlap: false,
             expert_imbalance: 1.0,
             grouped_experts: true,
             choose_micro_batch: false,
@@ -938,7 +961,12 @@ pub(crate) fn train_in(
         };
         let per = if l.recompute { 6.0 } else { 4.0 };
         // The busiest rank's tokens set the all-to-all's pace.
-        one * per * moe_here * micro * (1.0 - cfg.tp_overlap) * cfg.expert_imbalance.max(1.0)
+        let a2a = one * per * moe_here * micro * cfg.expert_imbalance.max(1.0);
+        if cfg.ep_overlap {
+            ep_overlapped(a2a, per_micro * micro, (f64::from(l.pp) - 1.0) / micro)
+        } else {
+            a2a * (1.0 - cfg.tp_overlap)
+        }
     } else {
         0.0
     };
