@@ -701,6 +701,16 @@ fn hostile_files_and_flags_are_refused_with_their_names() {
         (&["--tp", "65536", "--pp", "65536"][..], "from 1 to 4096"),
         (&["--nodes", "4294967295"][..], "from 1 to 4096"),
         (&["--tp", "64", "--pp", "64"][..], "cluster has 16 chips"),
+        (&["--ep-dispatch", "twice"][..], "per-expert, per-domain"),
+        (&["--ep-overlap", "maybe"][..], "on or off"),
+        (
+            &["--dp", "16", "--zero", "3", "--replicate", "3"][..],
+            "must divide the 16",
+        ),
+        (
+            &["--dp", "16", "--replicate", "2"][..],
+            "need FSDP (ZeRO-3)",
+        ),
     ] {
         check_error(&[&train[..], extra].concat(), needle);
     }
