@@ -281,6 +281,7 @@ pub fn citations() -> Vec<&'static Citation> {
         &training::PRIMUS_PROJECTION,
         &training::TPU_RECIPES_TRILLIUM,
         &training::TORCHTITAN_H200,
+        &training::TPU_RECIPES_IRONWOOD,
         &OPTIMUM_NEURON_QWEN235,
         &MLPERF_INF41_AMD,
         &MLPERF_INF51_AMD,

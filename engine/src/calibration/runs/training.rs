@@ -457,6 +457,7 @@ pub(super) fn points() -> Vec<RunPoint> {
     ]));
     out.extend(moe_held_out());
     out.extend(fsdp_held_out());
+    out.extend(ironwood_held_out());
     out
 }
 
@@ -496,6 +497,115 @@ pub(in crate::calibration) static TORCHTITAN_H200: Citation = Citation {
     url: "https://github.com/pytorch/torchtitan/blob/b5bcd76c66d0acb1a08b176d9639425bc55e0b2a/benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md",
     date: "2025-06",
 };
+
+/// AI-Hypercomputer's TPU recipes: MaxText on Ironwood (TPU7x), the README's table.
+pub(in crate::calibration) static TPU_RECIPES_IRONWOOD: Citation = Citation {
+    key: "TPU-RECIPES-IRONWOOD",
+    title: "AI-Hypercomputer/tpu-recipes training/ironwood/README.md (commit c8cfe2f6): MaxText Llama 3.1 70B on 64 and 256 TPU7x chips and 405B on 256, BF16 and FP8 (fp8_full), FSDP over every device of one slice; tokens/s per chip (two devices a chip), configs from each recipe's run_recipe.sh",
+    url: "https://github.com/AI-Hypercomputer/tpu-recipes/blob/c8cfe2f689081d36701a101cd73a70965d80926b/training/ironwood/README.md",
+    date: "2026-08-05",
+};
+
+/// A 64-chip TPU7x slice (4×4×4), the 512-chip preset's torus cut down.
+const TPU7X_64: &str = "edit:tpu7x-512;torus=4x4x4";
+/// A 256-chip TPU7x slice (4×8×8).
+const TPU7X_256: &str = "edit:tpu7x-512;torus=4x8x8";
+
+/// MaxText's FSDP on Ironwood slices, entered on one day in a change that touched only the
+/// evidence, each judged once as the model stood (all within their bound: held out). A chip is two JAX devices, so a recipe's
+/// per-device batch is half a chip's micro-batch; the 70B runs keep their activations in
+/// HBM (taken as the faster of no recomputation and full recomputation), the 405B runs keep
+/// layer inputs in host memory.
+fn ironwood_held_out() -> Vec<RunPoint> {
+    let run = |system, model, dtype, chips: u32, micro_batch: u32, offload| TrainRun {
+        system,
+        nodes: 1,
+        model,
+        dtype,
+        global_batch: chips * micro_batch,
+        degrees: (1, 1, chips),
+        cp: 1,
+        zero: 3,
+        ep: 1,
+        micro_batch,
+        efficiency: None,
+        variants: PLAIN_OR_RECOMPUTE,
+        mfu: false,
+        offload,
+        replicate: 1,
+        dispatch: Dispatch::PerExpert,
+        ep_overlap: false,
+    };
+    let entries: [(&'static str, &'static Citation, TrainRun, f64, Role, &'static str); 6] = [
+        (
+            "TPU7x, Llama 3.1 70B pretraining, 64 chips, BF16, FSDP (MaxText)",
+            &TPU_RECIPES_IRONWOOD,
+            run(TPU7X_64, "llama3-70b", Dtype::Bf16, 64, 4, false),
+            2686.98 * 64.0,
+            Role::HeldOut {
+                since: THIRD_SET,
+                at_entry: 176_105.656_345_731_4,
+            },
+            "FSDP over the 4×4×4 slice's 128 devices, 2 sequences a device (4 a chip), GBS 256, 8K sequences",
+        ),
+        (
+            "TPU7x, Llama 3.1 70B pretraining, 256 chips, BF16, FSDP (MaxText)",
+            &TPU_RECIPES_IRONWOOD,
+            run(TPU7X_256, "llama3-70b", Dtype::Bf16, 256, 4, false),
+            2670.55 * 256.0,
+            Role::HeldOut {
+                since: THIRD_SET,
+                at_entry: 704_593.177_662_044,
+            },
+            "FSDP over the 4×8×8 slice's 512 devices, 4 sequences a chip, GBS 1,024, 8K sequences",
+        ),
+        (
+            "TPU7x, Llama 3.1 70B pretraining, 64 chips, FP8, FSDP (MaxText)",
+            &TPU_RECIPES_IRONWOOD,
+            run(TPU7X_64, "llama3-70b", Dtype::Fp8, 64, 4, false),
+            4127.56 * 64.0,
+            Role::HeldOut {
+                since: THIRD_SET,
+                at_entry: 263_004.772_420_293_65,
+            },
+            "the 64-chip run with FP8 GEMMs (fp8_full through qwix)",
+        ),
+        (
+            "TPU7x, Llama 3.1 70B pretraining, 256 chips, FP8, FSDP (MaxText)",
+            &TPU_RECIPES_IRONWOOD,
+            run(TPU7X_256, "llama3-70b", Dtype::Fp8, 256, 4, false),
+            4121.02 * 256.0,
+            Role::HeldOut {
+                since: THIRD_SET,
+                at_entry: 1_052_399.533_089_837_3,
+            },
+            "the 256-chip run with FP8 GEMMs (fp8_full through qwix)",
+        ),
+        (
+            "TPU7x, Llama 3.1 405B pretraining, 256 chips, BF16, FSDP, host offload (MaxText)",
+            &TPU_RECIPES_IRONWOOD,
+            run(TPU7X_256, "llama3-405b", Dtype::Bf16, 256, 6, true),
+            499.77 * 256.0,
+            Role::HeldOut {
+                since: THIRD_SET,
+                at_entry: 131_984.875_390_321_13,
+            },
+            "FSDP over 512 devices, 3 sequences a device (6 a chip), GBS 1,536, 8K sequences; layer inputs (and the MLP's output projection) in host memory",
+        ),
+        (
+            "TPU7x, Llama 3.1 405B pretraining, 256 chips, FP8, FSDP, host offload (MaxText)",
+            &TPU_RECIPES_IRONWOOD,
+            run(TPU7X_256, "llama3-405b", Dtype::Fp8, 256, 6, true),
+            763.54 * 256.0,
+            Role::HeldOut {
+                since: THIRD_SET,
+                at_entry: 211_194.364_932_260_8,
+            },
+            "the same with FP8 GEMMs (fp8_full through qwix), layer inputs in host memory",
+        ),
+    ];
+    run_points(entries)
+}
 
 /// Gemma 3 12B's text model (48 layers, 40 of them with a 1,024-token window), 32K tokens.
 const GEMMA3_12B_32K: &str =
