@@ -154,7 +154,7 @@ pub fn train_step_of(j: &Job, r: &job::JobReport) -> Result<Part, WorkloadError>
     let mut part = split_train(&r.train, &chip, Origin::of(eff.source, eff.estimate), moe);
     // Experts timed from a kernel table say which.
     if r.train.parts.experts_measured {
-        let table = crate::workload::ops::training_experts_table(&model, &chip, j.dtype);
+        let table = crate::workload::training_experts_table(&model, &chip, j.dtype);
         if let (Some(t), Some(o)) = (table, part.ops.iter_mut().find(|o| o.name == EXPERTS)) {
             o.source = Origin::Measured;
             o.kernel_source = Some(alloc::format!("{} ({})", t.source, t.url));

@@ -25,12 +25,14 @@ pub(crate) fn domain_of(id: &str) -> (crate::system::Cluster, crate::chip::Chip)
 pub mod curve;
 pub mod custom;
 pub mod disagg;
+mod experts;
 mod model;
 pub mod ops;
 mod search;
 mod serve;
 mod train;
 
+pub(crate) use experts::training_experts_table;
 pub use model::{check_model, find_model, models, Mla, Model, MODEL_IDS};
 pub use search::{best_layout, LayoutSearch};
 pub use serve::{

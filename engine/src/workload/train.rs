@@ -422,7 +422,7 @@ pub struct StepParts {
     /// The optimizer step.
     pub optimizer: Seconds,
     /// Whether the routed experts' GEMMs were timed from a grouped-expert kernel table
-    /// measured on the chip ([`crate::workload::ops`]), not the roofline.
+    /// measured on the chip, not the roofline.
     pub experts_measured: bool,
 }
 
@@ -729,7 +729,7 @@ pub(crate) fn micro_batch_parts(
             // chip's dense peak and bandwidth allow), else on the roofline.
             let per_expert = pairs / local;
             let measured = experts_table.and_then(|tb| {
-                let s = super::ops::grouped_seconds(tb, local, k, n / ffn_mats, per_expert)?;
+                let s = super::experts::grouped_seconds(tb, local, k, n / ffn_mats, per_expert)?;
                 let floor = Roofline::dense(chip, cfg.dtype)?.place(one).time.get();
                 Some(local * floor.max(s / local))
             });
@@ -910,7 +910,7 @@ pub(crate) fn train_in(
     let tp = f64::from(l.tp);
     let experts_table = if cfg.kernel_experts && cfg.grouped_experts && m.experts > 0 {
         memo.experts
-            .get_or_insert_with(|| super::ops::training_experts_table(m, chip, cfg.dtype))
+            .get_or_insert_with(|| super::experts::training_experts_table(m, chip, cfg.dtype))
             .clone()
     } else {
         None
@@ -1295,7 +1295,8 @@ fn dp_spread(sys: &crate::system::System, l: &Layout) -> (f64, f64) {
 /// many domains.
 fn spread(sys: &crate::system::System, stride: u32, n: u32) -> (f64, f64) {
     let n = f64::from(n);
-    let per_domain = f64::from((sys.chips() / stride.clamp(1, sys.chips())).max(1)).min(n);
+    let chips = sys.chips().max(1);
+    let per_domain = f64::from((chips / stride.clamp(1, chips)).max(1)).min(n);
     (per_domain, (n / per_domain).max(1.0))
 }
 
