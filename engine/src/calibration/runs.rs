@@ -319,6 +319,14 @@ struct TrainRun {
     efficiency: Option<f64>,
     variants: &'static [(u32, bool)],
     mfu: bool,
+    /// How the run's recipe sets what the layout does not say.
+    recipe: Recipe,
+}
+
+/// What a run's recipe sets beside its degrees: host offload, hybrid sharding's replica
+/// groups, and how its expert all-to-alls cross nodes and overlap compute.
+#[derive(Clone, Copy)]
+struct Recipe {
     /// Layer inputs offloaded to host memory (with recomputation).
     offload: bool,
     /// Hybrid sharding's replica groups (1: none).
@@ -327,6 +335,16 @@ struct TrainRun {
     dispatch: Dispatch,
     /// Whether the run's recipe overlaps the expert all-to-alls with another micro-batch.
     ep_overlap: bool,
+}
+
+impl Recipe {
+    /// None of them: no offload, one replica group, a copy for each expert, no overlap.
+    const PLAIN: Recipe = Recipe {
+        offload: false,
+        replicate: 1,
+        dispatch: Dispatch::PerExpert,
+        ep_overlap: false,
+    };
 }
 
 /// The preset system, its chip and a model, by id (ids here are the crate's own presets).
@@ -360,8 +378,8 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
             cp: r.cp,
             zero: r.zero,
             ep: r.ep,
-            offload: r.offload && recompute,
-            replicate: r.replicate,
+            offload: r.recipe.offload && recompute,
+            replicate: r.recipe.replicate,
         };
         let eff = r
             .efficiency
@@ -369,8 +387,8 @@ fn run_train(r: &TrainRun) -> (Result<f64, WorkloadError>, String) {
         let mut cfg = TrainConfig::new(model.clone(), r.dtype, r.global_batch, layout, eff);
         cfg.tp_overlap = cl.system.overlap.value;
         cfg.dp_overlap = cl.system.overlap.value;
-        cfg.ep_dispatch = r.dispatch;
-        cfg.ep_overlap = r.ep_overlap;
+        cfg.ep_dispatch = r.recipe.dispatch;
+        cfg.ep_overlap = r.recipe.ep_overlap;
         match train(&cl, &chip, &cfg) {
             Ok(t)
                 if best
@@ -518,10 +536,7 @@ fn trn1_gpt3(efficiency: Option<f64>) -> TrainRun {
         efficiency,
         variants: RECOMPUTE,
         mfu: true,
-        offload: false,
-        replicate: 1,
-        dispatch: Dispatch::PerExpert,
-        ep_overlap: false,
+        recipe: Recipe::PLAIN,
     }
 }
 
@@ -583,10 +598,7 @@ fn nemo_llama3_70b(variants: &'static [(u32, bool)]) -> TrainRun {
         efficiency: None,
         variants,
         mfu: false,
-        offload: false,
-        replicate: 1,
-        dispatch: Dispatch::PerExpert,
-        ep_overlap: false,
+        recipe: Recipe::PLAIN,
     }
 }
 
@@ -606,10 +618,7 @@ fn nemo_gpt3(variants: &'static [(u32, bool)]) -> TrainRun {
         efficiency: None,
         variants,
         mfu: false,
-        offload: false,
-        replicate: 1,
-        dispatch: Dispatch::PerExpert,
-        ep_overlap: false,
+        recipe: Recipe::PLAIN,
     }
 }
 

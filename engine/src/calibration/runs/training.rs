@@ -47,10 +47,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             efficiency: None,
             variants: RECOMPUTE,
             mfu: false,
-            offload: false,
-            replicate: 1,
-            dispatch: Dispatch::PerExpert,
-            ep_overlap: false,
+            recipe: Recipe::PLAIN,
         },
         "Neuron 2.24: 7.94 sequences/s; the tutorial behind the row uses activation checkpointing. Never fitted, but named as the Trainium fit's check in the note of the change that made the fit (which moved it from +8% to −3%): tuned against, held to the ±20% it entered with",
         Role::TunedAgainst,
@@ -75,10 +72,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             efficiency: None,
             variants: RECOMPUTE,
             mfu: false,
-            offload: false,
-            replicate: 1,
-            dispatch: Dispatch::PerExpert,
-            ep_overlap: false,
+            recipe: Recipe::PLAIN,
         },
         "Neuron 2.24: 47.95 sequences/s; TP32 DP32 over NeuronCores with ZeRO-1 and activation checkpointing; entered with the format-aware efficiency it checks: tuned against",
         Role::TunedAgainst,
@@ -101,10 +95,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             efficiency: None,
             variants: RECOMPUTE,
             mfu: false,
-            offload: false,
-            replicate: 1,
-            dispatch: Dispatch::PerExpert,
-            ep_overlap: false,
+            recipe: Recipe::PLAIN,
         },
         "Neuron 2.21 (the page's release of 2024-12-20): 14.44 sequences/s; TP32 PP8 DP4 over NeuronCores with activation checkpointing; entered with the format-aware efficiency it checks: tuned against",
         Role::TunedAgainst,
@@ -149,10 +140,7 @@ pub(super) fn points() -> Vec<RunPoint> {
                 efficiency: None,
                 variants: RECOMPUTE,
                 mfu: false,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerExpert,
-                ep_overlap: false,
+                recipe: Recipe::PLAIN,
             },
             "Neuron 2.21 (the page's release of 2024-12-20): sequences/s as published, micro-batch 1 and a global batch of 1,024; TP8 over NeuronCores (TP8 PP8 for 13B), the rest data-parallel",
             Role::HeldOut {
@@ -193,10 +181,7 @@ pub(super) fn points() -> Vec<RunPoint> {
                 efficiency: None,
                 variants: INTERLEAVED,
                 mfu: true,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerExpert,
-                ep_overlap: false,
+                recipe: Recipe::PLAIN,
             },
             "TP8 PP16, 16M tokens per batch; the paper uses an interleaved schedule without giving its depth, so the fastest of 1, 2 or 4 virtual stages is taken; Meta counts attention causally, this model as PaLM does. Matmuls at H100's measured BF16 maximum: nothing fitted, but it entered in the change that added the interleaved stages it runs with: tuned against, held to the ±20% it entered with",
             Role::TunedAgainst,
@@ -267,10 +252,7 @@ pub(super) fn points() -> Vec<RunPoint> {
                     PLAIN_OR_RECOMPUTE
                 },
                 mfu: false,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerExpert,
-                ep_overlap: false,
+                recipe: Recipe::PLAIN,
             },
             note,
             Role::TunedAgainst,
@@ -294,10 +276,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             efficiency: None,
             variants: &[(8, false), (8, true)],
             mfu: false,
-            offload: false,
-            replicate: 1,
-            dispatch: Dispatch::PerExpert,
-            ep_overlap: false,
+            recipe: Recipe::PLAIN,
         },
         "DGX-B200, TP4 PP8 CP2 with 8 virtual stages, GBS 64; B200's measured FP8 maximum; entered with the per-GEMM time it checks: tuned against",
         Role::TunedAgainst,
@@ -361,10 +340,7 @@ pub(super) fn points() -> Vec<RunPoint> {
                 efficiency: None,
                 variants: PLAIN_OR_RECOMPUTE,
                 mfu: false,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerExpert,
-                ep_overlap: false,
+                recipe: Recipe::PLAIN,
             },
             "FSDP over every chip (ici_fsdp_parallelism = −1), 8K sequences, one micro-batch per step; MaxText's remat policy offloads some activations, taken as the faster of no recomputation and full recomputation",
             Role::HeldOut {
@@ -393,10 +369,7 @@ pub(super) fn points() -> Vec<RunPoint> {
                 efficiency: None,
                 variants: PLAIN_OR_RECOMPUTE,
                 mfu: false,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerExpert,
-                ep_overlap: false,
+                recipe: Recipe::PLAIN,
             },
             644_781.55,
             Role::Departs,
@@ -419,10 +392,11 @@ pub(super) fn points() -> Vec<RunPoint> {
                 efficiency: None,
                 variants: &[(2, false), (2, true)],
                 mfu: false,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerDomain,
-                ep_overlap: true,
+                recipe: Recipe {
+                    dispatch: Dispatch::PerDomain,
+                    ep_overlap: true,
+                    ..Recipe::PLAIN
+                },
             },
             3328.0 * 256.0,
             Role::TunedAgainst,
@@ -445,10 +419,10 @@ pub(super) fn points() -> Vec<RunPoint> {
                 efficiency: None,
                 variants: PLAIN_OR_RECOMPUTE,
                 mfu: false,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerDomain,
-                ep_overlap: false,
+                recipe: Recipe {
+                    dispatch: Dispatch::PerDomain,
+                    ..Recipe::PLAIN
+                },
             },
             26_859.0 * 8.0,
             Role::TunedAgainst,
@@ -517,24 +491,9 @@ const TPU7X_256: &str = "edit:tpu7x-512;torus=4x8x8";
 /// HBM (taken as the faster of no recomputation and full recomputation), the 405B runs keep
 /// layer inputs in host memory.
 fn ironwood_held_out() -> Vec<RunPoint> {
-    let run = |system, model, dtype, chips: u32, micro_batch: u32, offload| TrainRun {
-        system,
-        nodes: 1,
-        model,
-        dtype,
-        global_batch: chips * micro_batch,
-        degrees: (1, 1, chips),
-        cp: 1,
-        zero: 3,
-        ep: 1,
-        micro_batch,
-        efficiency: None,
-        variants: PLAIN_OR_RECOMPUTE,
-        mfu: false,
-        offload,
-        replicate: 1,
-        dispatch: Dispatch::PerExpert,
-        ep_overlap: false,
+    // One slice, every chip a data-parallel rank.
+    let run = |system, model, dtype, chips, micro_batch, offload| {
+        fsdp_run(system, 1, model, dtype, chips, micro_batch, 1, offload)
     };
     let entries: [(&'static str, &'static Citation, TrainRun, f64, Role, &'static str); 6] = [
         (
@@ -611,12 +570,20 @@ fn ironwood_held_out() -> Vec<RunPoint> {
 const GEMMA3_12B_32K: &str =
     "m:l48,d3840,h16,kv8,f15360,v262144,s32768,hd256,tied1,wl40,w1024,n:Gemma 3 12B";
 
-/// FSDP on TPU slices and H200 nodes, entered on one day in a change that touched only the
-/// evidence, each judged once as the model stood. MaxText's custom remat policies keep some
-/// activations and recompute or offload others: taken as the faster of no recomputation and
-/// full recomputation, with layer inputs in host memory where the run offloads them.
-fn fsdp_held_out() -> Vec<RunPoint> {
-    let run = |system, nodes, model, dtype, dp, micro_batch, replicate, offload| TrainRun {
+/// A run sharded by FSDP (ZeRO-3) over `dp` ranks in `replicate` groups, no other
+/// parallelism, `micro_batch` sequences a rank and one micro-batch a step.
+#[allow(clippy::too_many_arguments)]
+fn fsdp_run(
+    system: &'static str,
+    nodes: u32,
+    model: &'static str,
+    dtype: Dtype,
+    dp: u32,
+    micro_batch: u32,
+    replicate: u32,
+    offload: bool,
+) -> TrainRun {
+    TrainRun {
         system,
         nodes,
         model,
@@ -630,16 +597,24 @@ fn fsdp_held_out() -> Vec<RunPoint> {
         efficiency: None,
         variants: PLAIN_OR_RECOMPUTE,
         mfu: false,
-        offload,
-        replicate,
-        dispatch: Dispatch::PerExpert,
-        ep_overlap: false,
-    };
+        recipe: Recipe {
+            offload,
+            replicate,
+            ..Recipe::PLAIN
+        },
+    }
+}
+
+/// FSDP on TPU slices and H200 nodes, entered on one day in a change that touched only the
+/// evidence, each judged once as the model stood. MaxText's custom remat policies keep some
+/// activations and recompute or offload others: taken as the faster of no recomputation and
+/// full recomputation, with layer inputs in host memory where the run offloads them.
+fn fsdp_held_out() -> Vec<RunPoint> {
     let entries: [(&'static str, &'static Citation, TrainRun, f64, Role, &'static str); 7] = [
         (
             "TPU v6e, Llama 3.1 70B pretraining, 256 chips, BF16, FSDP, host offload (MaxText)",
             &TPU_RECIPES_TRILLIUM,
-            run("tpu-v6e-256", 1, "llama3-70b", Dtype::Bf16, 256, 5, 1, true),
+            fsdp_run("tpu-v6e-256", 1, "llama3-70b", Dtype::Bf16, 256, 5, 1, true),
             960.248 * 256.0,
             Role::HeldOut {
                 since: THIRD_SET,
@@ -650,7 +625,7 @@ fn fsdp_held_out() -> Vec<RunPoint> {
         (
             "TPU v6e, Llama 3.1 405B pretraining, 2 × 256 chips, BF16, FSDP over ICI and DCN (MaxText)",
             &TPU_RECIPES_TRILLIUM,
-            run("tpu-v6e-256", 2, "llama3-405b", Dtype::Bf16, 512, 1, 1, true),
+            fsdp_run("tpu-v6e-256", 2, "llama3-405b", Dtype::Bf16, 512, 1, 1, true),
             149.482 * 512.0,
             Role::Departs,
             "FSDP over both slices (256 over ICI × 2 over DCN, not hybrid), 1 sequence a chip, GBS 512, 8K sequences, layer inputs in host memory. Left out when FSDP's prefetch entered, for want of host offload; its figure was not in view while offload was built. Entered at +34%: departs",
@@ -658,7 +633,7 @@ fn fsdp_held_out() -> Vec<RunPoint> {
         (
             "TPU v6e, Gemma 3 12B pretraining, 256 chips, BF16, 32K sequences, FSDP (MaxText)",
             &TPU_RECIPES_TRILLIUM,
-            run("tpu-v6e-256", 1, GEMMA3_12B_32K, Dtype::Bf16, 256, 1, 1, false),
+            fsdp_run("tpu-v6e-256", 1, GEMMA3_12B_32K, Dtype::Bf16, 256, 1, 1, false),
             4477.768 * 256.0,
             Role::HeldOut {
                 since: THIRD_SET,
@@ -669,7 +644,7 @@ fn fsdp_held_out() -> Vec<RunPoint> {
         (
             "TPU v6e, Gemma 3 12B pretraining, 2 × 256 chips, BF16, 32K sequences, hybrid sharding (MaxText)",
             &TPU_RECIPES_TRILLIUM,
-            run("tpu-v6e-256", 2, GEMMA3_12B_32K, Dtype::Bf16, 512, 1, 2, false),
+            fsdp_run("tpu-v6e-256", 2, GEMMA3_12B_32K, Dtype::Bf16, 512, 1, 2, false),
             4204.799 * 512.0,
             Role::Departs,
             "FSDP within each slice, data parallelism across the two (MaxText's default over DCN), GBS 512. Entered at +33%: departs",
@@ -677,7 +652,7 @@ fn fsdp_held_out() -> Vec<RunPoint> {
         (
             "TPU v6e, Gemma 3 12B pretraining, 4 × 256 chips, BF16, 32K sequences, hybrid sharding (MaxText)",
             &TPU_RECIPES_TRILLIUM,
-            run("tpu-v6e-256", 4, GEMMA3_12B_32K, Dtype::Bf16, 1024, 1, 4, false),
+            fsdp_run("tpu-v6e-256", 4, GEMMA3_12B_32K, Dtype::Bf16, 1024, 1, 4, false),
             3905.572 * 1024.0,
             Role::Departs,
             "FSDP within each slice, data parallelism across the four, GBS 1,024. Entered at +43%: departs",
@@ -685,7 +660,7 @@ fn fsdp_held_out() -> Vec<RunPoint> {
         (
             "H200, Llama 3.1 8B pretraining, 32 GPUs, FP8, FSDP (torchtitan)",
             &TORCHTITAN_H200,
-            run("hgx-h200-8", 4, "llama3-8b", Dtype::Fp8, 32, 2, 1, false),
+            fsdp_run("hgx-h200-8", 4, "llama3-8b", Dtype::Fp8, 32, 2, 1, false),
             10_938.0 * 32.0,
             Role::Departs,
             "FSDP2 over 32 GPUs on four nodes, local batch 2, GBS 64, 8K sequences, selective recomputation, Float8 GEMMs with FP8 all-gathers (the model gathers BF16 weights). Entered at +66%: departs",
@@ -693,7 +668,7 @@ fn fsdp_held_out() -> Vec<RunPoint> {
         (
             "H200, Llama 3.1 8B pretraining, 64 GPUs, FP8, FSDP (torchtitan)",
             &TORCHTITAN_H200,
-            run("hgx-h200-8", 8, "llama3-8b", Dtype::Fp8, 64, 2, 1, false),
+            fsdp_run("hgx-h200-8", 8, "llama3-8b", Dtype::Fp8, 64, 2, 1, false),
             10_753.0 * 64.0,
             Role::Departs,
             "FSDP2 over 64 GPUs on eight nodes, local batch 2, GBS 128, as above. Entered at +69%: departs",
@@ -764,10 +739,7 @@ fn moe_held_out() -> Vec<RunPoint> {
                 efficiency: None,
                 variants,
                 mfu: false,
-                offload: false,
-                replicate: 1,
-                dispatch: Dispatch::PerExpert,
-                ep_overlap: false,
+                recipe: Recipe::PLAIN,
             }
         };
     let entries: [(&'static str, &'static Citation, TrainRun, f64, Role, &'static str); 11] = [
@@ -775,7 +747,10 @@ fn moe_held_out() -> Vec<RunPoint> {
             "B300, DeepSeek-V3 pretraining, 256 GPUs, MXFP8 (Megatron-Bridge 26.06)",
             &MEGATRON_BRIDGE,
             TrainRun {
-                dispatch: Dispatch::PerDomain,
+                recipe: Recipe {
+                    dispatch: Dispatch::PerDomain,
+                    ..Recipe::PLAIN
+                },
                 ..run("hgx-b300-8", 32, DEEPSEEK_V3_MLA_4K, Dtype::Fp8, 4096, (1, 8, 32), 1, 8, 2, PLAIN_OR_RECOMPUTE)
             },
             3541.0 * 256.0,
@@ -794,7 +769,10 @@ fn moe_held_out() -> Vec<RunPoint> {
             "H100, Qwen3-235B-A22B pretraining, 256 GPUs, FP8 (Megatron-Bridge 26.04.01)",
             &MEGATRON_BRIDGE,
             TrainRun {
-                ep_overlap: true,
+                recipe: Recipe {
+                    ep_overlap: true,
+                    ..Recipe::PLAIN
+                },
                 ..run("hgx-h100-8", 32, QWEN3_235B_4K, Dtype::Fp8, 8192, (2, 8, 16), 1, 16, 1, INTERLEAVED_4)
             },
             1712.0 * 256.0,
@@ -805,7 +783,10 @@ fn moe_held_out() -> Vec<RunPoint> {
             "H100, Qwen3-30B-A3B pretraining, 16 GPUs, FP8 (Megatron-Bridge 26.06)",
             &MEGATRON_BRIDGE,
             TrainRun {
-                dispatch: Dispatch::PerDomain,
+                recipe: Recipe {
+                    dispatch: Dispatch::PerDomain,
+                    ..Recipe::PLAIN
+                },
                 ..run("hgx-h100-8", 2, QWEN3_30B_A3B_4K, Dtype::Fp8, 1024, (1, 1, 16), 1, 16, 1, PLAIN_OR_RECOMPUTE)
             },
             8826.0 * 16.0,
