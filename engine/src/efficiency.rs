@@ -22,7 +22,25 @@ use crate::units::{FlopPerSec, Seconds};
 /// Trainium's BF16 large-matmul efficiency, fitted to the Trn1 GPT-3 175B run (Neuron 2.13,
 /// 33.14% MFU) by `calibration::fit_trainium_efficiency`; a test holds this
 /// constant to that fit.
-pub const TRAINIUM_BF16_FITTED: f64 = 0.67;
+pub const TRAINIUM_BF16_FITTED: f64 = 0.69;
+
+/// The same fit as model versions 9 and earlier made it, their pipelines sharing the output
+/// head evenly over the stages: what links of those versions keep.
+pub const TRAINIUM_BF16_FITTED_BEFORE_10: f64 = 0.67;
+
+/// The BF16 large-matmul efficiency a job of `model_version` takes by default on `chip`: the
+/// Trainium fit as that version made it, else [`default_bf16`].
+#[must_use]
+pub fn default_bf16_at(chip: &Chip, model_version: u32) -> Sourced<f64> {
+    let now = default_bf16(chip);
+    if model_version < 10 && preset_id(chip).starts_with("trn") {
+        Sourced::assumption(TRAINIUM_BF16_FITTED_BEFORE_10).note(
+            "fitted to the Trn1 GPT-3 175B run as model versions 9 and earlier made the fit (the output head spread over the pipeline's stages): what links of those versions keep",
+        )
+    } else {
+        now
+    }
+}
 
 /// Azure's AI benchmarking guide: cuBLASLt GEMM TFLOP/s over sizes on ND H100 v5, ND H200
 /// v5 and ND GB200 v6.

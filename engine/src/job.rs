@@ -123,7 +123,9 @@ pub struct Job {
     pub attn_dp: Option<u32>,
     /// Serving: the expert-parallel degree (`None`: the serving search chooses).
     pub ep: Option<u32>,
-    /// The model version: 9 (today's) runs data-parallel collectives over the whole
+    /// The model version: 10 (today's) lays a training pipeline out as frameworks do, the
+    /// output head and any multi-token prediction modules on the last stage and the layers
+    /// spread to even the stages out; 9 runs data-parallel collectives over the whole
     /// scale-up fabric as its collective library does and hides FSDP's gathers and
     /// reduce-scatters phase by phase (forward, backward); 8 chooses the training
     /// micro-batch and host offload where a job leaves them unset and times each mixture of
@@ -545,7 +547,7 @@ pub fn overlap(job: &Job, sys: &System) -> Sourced<f64> {
 pub fn efficiency(job: &Job, chip: &crate::chip::Chip) -> Sourced<f64> {
     match job.efficiency {
         Some(x) => Sourced::user(x),
-        None => crate::efficiency::default_bf16(chip),
+        None => crate::efficiency::default_bf16_at(chip, job.model_version),
     }
 }
 
@@ -575,6 +577,7 @@ fn train_config(
     cfg.dp_as_run = job.model_version >= 9;
     cfg.kernel_experts = job.model_version >= 9;
     cfg.latent_attention = job.model_version >= 9;
+    cfg.stage_extras = job.model_version >= 10;
     cfg.grouped_experts = job.model_version >= 5;
     cfg.expert_imbalance = job.expert_imbalance.unwrap_or(1.0);
     cfg.layout.micro_batch = job.micro_batch.unwrap_or(1);

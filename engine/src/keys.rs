@@ -105,7 +105,9 @@ pub const MAX_KERNEL_DIM: u32 = 16_384;
 pub const MAX_DRAFT: u32 = 8;
 /// The largest expert imbalance a job may set (every token on one rank of 64 is 64).
 pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
-/// The model version new links use: 9 runs data-parallel collectives as frameworks run them
+/// The model version new links use: 10 lays a training pipeline out as frameworks do (the
+/// output head and multi-token prediction modules on the last stage, the layers spread to
+/// even the stages out); 9 runs data-parallel collectives as frameworks run them
 /// (over the whole scale-up fabric, FSDP's gathers hidden phase by phase); 8 chooses the
 /// micro-batch and host offload and times each mixture of experts' own experts; 7 times a mixture of experts' serving steps, and FP4's,
 /// operation by operation from the chips' kernel tables and searches attention data-parallel
@@ -114,7 +116,7 @@ pub const MAX_EXPERT_IMBALANCE: f64 = 64.0;
 /// and its launches besides its FLOPs, serves Trainium in the shapes Neuron compiles and
 /// trains a mixture of experts' routed GEMMs as a grouped GEMM; what each earlier version
 /// left out is on `Job::model_version`.
-pub const MODEL_VERSION: u32 = 9;
+pub const MODEL_VERSION: u32 = 10;
 /// The largest attention data-parallel or serving expert-parallel degree a job may set.
 pub const MAX_SERVE_DEGREE: u32 = 1024;
 /// Most sequences, prompt or output tokens a job may name (64 per node at the most nodes).

@@ -40,8 +40,10 @@ pub use crate::keys;
 /// set the serving layout (`wadp`, `wep`); version 5 links open with the model they were made
 /// with (`wlm=6`). Version 7 may set the training micro-batch and host offload (`wmb`,
 /// `woff`) and opens with its model (`wlm=8`) where it names none; version 8 runs data
-/// parallelism's collectives as frameworks run them (`wlm=9`).
-pub const VERSION: u32 = 8;
+/// parallelism's collectives as frameworks run them (`wlm=9`); version 9 lays training
+/// pipelines out as frameworks do, the output head and multi-token prediction on the last
+/// stage (`wlm=10`).
+pub const VERSION: u32 = 9;
 
 /// The Kernels page's keys, read by [`crate::kernels::KernelSpec::from_pairs`].
 const KERNEL_KEYS: [&str; 14] = [

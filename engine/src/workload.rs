@@ -390,8 +390,10 @@ mod tests {
 
     #[test]
     fn uneven_stages_are_paced_by_the_largest() {
-        // 61 layers over 4 stages: the largest holds 16, so the step is as slow as 64 over 4.
+        // As model version 9 laid stages out: 61 layers over 4 stages, the largest holds 16,
+        // so the step is as slow as 64 over 4.
         let (cl, chip, mut cfg) = deepseek_on_trn2_ultra();
+        cfg.stage_extras = false;
         // The optimizer step scales with the parameters; the passes over the layers do not.
         let step = |cfg: &TrainConfig| {
             let r = train(&cl, &chip, cfg).unwrap();
@@ -414,6 +416,46 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("4 pipeline stages are more than the model's 3 layers"));
+    }
+
+    /// The last stage runs the output head and the prediction modules; the layers spread to
+    /// even the stages out.
+    #[test]
+    fn the_last_stage_runs_the_head_and_the_prediction_modules() {
+        use train::{busiest_stage, Stage};
+        let stage = |layers, heads| Stage { layers, heads };
+        // Before: ⌈61/4⌉ layers and a quarter of the head, whatever the head costs.
+        assert_eq!(busiest_stage(61, 4, 1, 1.0, 9.0, false), stage(16.0, 0.25));
+        // One stage runs everything: the layers, the module and both head passes.
+        assert_eq!(busiest_stage(61, 1, 1, 1.0, 1.6, true), stage(62.0, 2.0));
+        // Llama 3 70B on 4 stages, a head pass 1.2 layers' time: 20 layers and the head on the
+        // last (21.2) is slower than 17 there (18.2) and 21 on each of the others.
+        assert_eq!(busiest_stage(80, 4, 0, 1.0, 1.2, true), stage(21.0, 0.0));
+        // DeepSeek-V3 on 16 stages, a head pass 1.6 layers' time: the module and two head
+        // passes (4.2) leave the last stage no layer, the others ⌈61/15⌉ = 5.
+        assert_eq!(busiest_stage(61, 16, 1, 1.0, 1.6, true), stage(5.0, 0.0));
+        // A head heavier than every layer together runs alone, and paces the pipeline.
+        assert_eq!(busiest_stage(10, 2, 0, 1.0, 12.0, true), stage(0.0, 1.0));
+        // Through a step: the model's prediction module slows DeepSeek-V3 on one stage by a
+        // layer and a head pass.
+        let (cl, chip, mut cfg) = deepseek_on_trn2_ultra();
+        cfg.layout = Layout {
+            tp: 16,
+            dp: 64,
+            ep: 64,
+            zero: 3,
+            ..Layout::START
+        };
+        let with = train(&cl, &chip, &cfg).unwrap();
+        cfg.model.mtp = 0;
+        let without = train(&cl, &chip, &cfg).unwrap();
+        assert_eq!(
+            (with.parts.counts.layers, without.parts.counts.layers),
+            (62.0, 61.0)
+        );
+        let head = without.parts.head.get();
+        assert!((with.parts.head.get() / head - 2.0).abs() < 1e-9);
+        assert!(with.compute.get() > without.compute.get() + head);
     }
 
     fn llama70b_on(system: &str, nodes: u32, layout: Layout) -> (Cluster, Chip, TrainConfig) {
@@ -740,8 +782,8 @@ mod tests {
         assert!(r.layout.to_string().contains("cp 2"));
         // The ring's exposed time by hand: a chip's chunk of keys and values (seq/cp tokens
         // × K and V × 8/4 KV heads per tensor rank × head dim 128 × 2 bytes), sent
-        // 3(cp − 1) times a layer, less the attention it feeds, over the stage's 80/4 layers
-        // and the 128/dp micro-batches. A hop is the link's latency plus bytes over its
+        // 3(cp − 1) times a layer, less the attention it feeds, over the busiest stage's
+        // layers and the 128/dp micro-batches. A hop is the link's latency plus bytes over its
         // bandwidth × efficiency: NVLink while tp·cp fits the 8-GPU node, else the network.
         let s = &cl.system;
         let ring = |r: &TrainReport, cp: u32, dp: u32| {
@@ -752,7 +794,7 @@ mod tests {
                 s.scale_out_latency.value.get()
                     + kv / (s.scale_out.value.get() * s.scale_out_efficiency.value)
             };
-            let (layers, micro) = (20.0, 128.0 / f64::from(dp));
+            let (layers, micro) = (r.parts.counts.layers, 128.0 / f64::from(dp));
             let attention = r.parts.attention.get() / (layers * micro);
             let exposed = (3.0 * f64::from(cp - 1) * hop - attention).max(0.0);
             (
@@ -870,6 +912,7 @@ mod tests {
             ep_overlap: false,
             expert_imbalance: 1.0,
             grouped_experts: true,
+            stage_extras: true,
             choose_micro_batch: false,
             choose_offload: false,
         };

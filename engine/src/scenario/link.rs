@@ -208,7 +208,8 @@ impl Scenario {
             Some("5") => s.job.model_version = 6,
             Some("6") => s.job.model_version = 7,
             Some("7") => s.job.model_version = 8,
-            Some("8") | None => {}
+            Some("8") => s.job.model_version = 9,
+            Some("9") | None => {}
             Some(v) => note(
                 "v",
                 format!("link version '{v}' is newer than this app understands (version {VERSION}); reading it as version {VERSION}"),

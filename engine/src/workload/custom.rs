@@ -21,7 +21,7 @@ pub const MAX_NAME: usize = 80;
 
 /// Limits of a shape: beyond any model published, and small enough that the step and memory
 /// arithmetic stays finite.
-const LIMITS: [(&str, &str, u32, u32); 28] = [
+const LIMITS: [(&str, &str, u32, u32); 29] = [
     ("l", "layers", 1, 1024),
     ("d", "hidden size", 1, 262_144),
     ("h", "attention heads", 1, 4096),
@@ -50,6 +50,7 @@ const LIMITS: [(&str, &str, u32, u32); 28] = [
     ("tk", "tokens sparse attention picks", 0, 10_000_000),
     ("ih", "sparse-attention indexer heads", 0, 4096),
     ("idim", "sparse-attention indexer head dimension", 0, 65_536),
+    ("mtp", "multi-token prediction modules", 0, 16),
 ];
 
 fn bad(what: String) -> WorkloadError {
@@ -130,6 +131,9 @@ impl Model {
                 ",mla{}.{}.{}.{}.{}",
                 a.q_lora, a.kv_lora, a.qk_nope, a.qk_rope, a.v_head
             ));
+        }
+        if self.mtp > 0 {
+            s.push_str(&format!(",mtp{}", self.mtp));
         }
         let name = clean_name(&self.name);
         if !name.is_empty() {
@@ -235,6 +239,7 @@ impl Model {
                 "tk" => m.sparse_topk = x,
                 "ih" => m.indexer[0] = x,
                 "idim" => m.indexer[1] = x,
+                "mtp" => m.mtp = x,
                 _ => m.qkv_bias = x == 1,
             }
         }
@@ -883,8 +888,9 @@ pub fn from_hf_config(text: &str) -> Result<(Model, Vec<String>), String> {
                 "trains at a sequence of 8,192 tokens (the config allows {pos}); set s in the shape to change it"
             ));
         }
-        if num("num_nextn_predict_layers")?.is_some_and(|n| n > 0) {
-            notes.push("the multi-token prediction layers are not counted (as the published size does not)".into());
+        if let Some(n) = num("num_nextn_predict_layers")?.filter(|n| *n > 0) {
+            m.mtp = n.min(16);
+            notes.push("the multi-token prediction layers train on the last pipeline stage and are not counted in the size (as the published size does not)".into());
         }
     }
     if let Value::Object(fields) = &v {

@@ -84,6 +84,11 @@ pub struct Model {
     /// The indexer's heads and head dimension.
     #[cfg_attr(feature = "serde", serde(default))]
     pub indexer: [u32; 2],
+    /// Multi-token prediction modules trained beside the model (DeepSeek-V3 has one): each
+    /// one more transformer layer and one more pass through the output head, on the last
+    /// pipeline stage. Not counted in the model's size, as published sizes leave them out.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub mtp: u32,
 }
 
 /// Bytes the sparse-attention indexer keeps per token per layer: its FP8 key and one FP32
@@ -444,6 +449,8 @@ pub fn models() -> Vec<Model> {
     dsv3.shared_experts = 1;
     dsv3.expert_ffn = 2048;
     dsv3.dense_layers = 3;
+    // DeepSeek-V3 technical report, section 2.2: one MTP module (depth 1).
+    dsv3.mtp = 1;
     alloc::vec![
         m(
             "llama3-8b",

@@ -198,6 +198,11 @@ pub struct TrainConfig {
     /// roofline with its own weights (model version 5 and later); before, as one GEMM of all
     /// routed tokens.
     pub grouped_experts: bool,
+    /// Whether pipeline stages are laid out as frameworks lay them out (`pipeline_stages`;
+    /// model version 10 and later): the output head and any multi-token prediction modules
+    /// on the last stage, the layers spread to even the stages out; else the head shared
+    /// evenly and the prediction modules left out.
+    pub stage_extras: bool,
     /// Whether the micro-batch is chosen (the layout search's, or [`train_best_micro`]'s):
     /// every power of two up to the sequences a data-parallel rank holds a step, the fastest
     /// that fits memory (model version 8 and later); else `layout.micro_batch` as given.
@@ -306,6 +311,7 @@ impl TrainConfig {
             ep_overlap: false,
             expert_imbalance: 1.0,
             grouped_experts: true,
+            stage_extras: true,
             choose_micro_batch: false,
             choose_offload: false,
         }
@@ -658,11 +664,121 @@ pub(crate) struct LayerWork {
 }
 
 impl LayerWork {
-    /// One micro-batch through one pipeline stage of `layers` layers (of `pp` stages).
-    fn per_micro(&self, passes: f64, layers: f64, pp: f64) -> f64 {
-        passes * ((self.gemm + self.attention + self.elementwise) * layers + self.head / pp)
-            + self.casts * layers * passes / 3.0
+    /// One micro-batch through one layer, every pass.
+    fn layer(&self, passes: f64) -> f64 {
+        passes * (self.gemm + self.attention + self.elementwise) + self.casts * passes / 3.0
     }
+    /// One micro-batch through a pipeline stage.
+    fn per_micro(&self, passes: f64, stage: Stage) -> f64 {
+        self.layer(passes) * stage.layers + passes * self.head * stage.heads
+    }
+}
+
+/// What the busiest pipeline stage runs of one micro-batch: transformer layers (a
+/// multi-token prediction module counts as one) and passes through the output head.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Stage {
+    /// Transformer layers.
+    pub layers: f64,
+    /// Output-head passes (a share of one when spread over the stages).
+    pub heads: f64,
+}
+
+/// One pipeline stage's share of a step, its exposed communication included.
+struct StageRun {
+    stage: Stage,
+    optimizer: f64,
+    compute: f64,
+    bubble: f64,
+    tp_comm: f64,
+    ep_comm: f64,
+    dp_parts: DpParts,
+    cp_comm: f64,
+    pp_comm: f64,
+    offload: f64,
+    step: f64,
+}
+
+/// The ways to lay `pp` pipeline stages over a model of `layers` layers and `mtp` multi-token
+/// prediction modules, a layer taking `layer` seconds and a head pass `head`: for each, the
+/// last stage and what each of the others holds (`None` when they hold the same).
+///
+/// As frameworks lay a pipeline out (`extras`): the last stage runs the output head and the
+/// prediction modules (each a layer and another head pass), and holds fewer layers than the
+/// others where that evens the stages out, as Megatron-Bridge's DeepSeek-V3 layouts give its
+/// last stage five layers of 61 over eight stages and one over sixteen. Two splits are
+/// offered: the others holding ⌈layers/pp⌉ (the recipes' layouts), and the split whose
+/// busiest stage computes least; the caller times each with its communication. Else (model
+/// version 9 and earlier) every stage holds ⌈layers/pp⌉ layers and the head's 1/pp share,
+/// and no prediction modules.
+pub(crate) fn pipeline_stages(
+    layers: u32,
+    pp: u32,
+    mtp: u32,
+    layer: f64,
+    head: f64,
+    extras: bool,
+) -> Vec<(Stage, Option<Stage>)> {
+    if !extras {
+        let each = Stage {
+            layers: f64::from(layers.div_ceil(pp)),
+            heads: 1.0 / f64::from(pp),
+        };
+        return alloc::vec![(each, None)];
+    }
+    let last = |k: u32| Stage {
+        layers: f64::from(k + mtp),
+        heads: f64::from(1 + mtp),
+    };
+    if pp <= 1 {
+        return alloc::vec![(last(layers), None)];
+    }
+    let other = |k: u32| Stage {
+        layers: f64::from((layers - k).div_ceil(pp - 1)),
+        heads: 0.0,
+    };
+    let time = |s: Stage| s.layers * layer + s.heads * head;
+    let busiest = |k: u32| time(last(k)).max(time(other(k)));
+    let most = layers.div_ceil(pp).min(layers);
+    let even = layers.saturating_sub((pp - 1) * most);
+    let least = (0..=most).fold(
+        0,
+        |best, k| if busiest(k) < busiest(best) { k } else { best },
+    );
+    let mut splits = alloc::vec![(last(even), Some(other(even)))];
+    if least != even {
+        splits.push((last(least), Some(other(least))));
+    }
+    splits
+}
+
+/// Of [`pipeline_stages`], the one that computes longest.
+#[cfg(test)]
+pub(crate) fn busiest_stage(
+    layers: u32,
+    pp: u32,
+    mtp: u32,
+    layer: f64,
+    head: f64,
+    extras: bool,
+) -> Stage {
+    let time = |s: Stage| s.layers * layer + s.heads * head;
+    let stages = pipeline_stages(layers, pp, mtp, layer, head, extras);
+    let busiest = |(last, other): (Stage, Option<Stage>)| match other {
+        Some(o) if time(o) > time(last) => o,
+        _ => last,
+    };
+    stages
+        .into_iter()
+        .map(busiest)
+        .fold(None, |best: Option<Stage>, s| match best {
+            Some(b) if time(b) <= time(s) => Some(b),
+            _ => Some(s),
+        })
+        .unwrap_or(Stage {
+            layers: 0.0,
+            heads: 0.0,
+        })
 }
 
 /// The widest format among the work that stays out of narrow formats: attention, the
@@ -917,177 +1033,233 @@ pub(crate) fn train_in(
     };
     let parts = micro_batch_parts(chip, cfg, &roof, tokens_mb, tp, experts_table.as_deref());
     let passes = if l.recompute { 4.0 } else { 3.0 };
-    // The slowest (largest) stage sets the pace: ⌈layers/pp⌉ layers when they do not divide.
-    let layers_here = f64::from(m.layers.div_ceil(l.pp));
-    let per_micro = parts.per_micro(passes, layers_here, f64::from(l.pp));
-    // The optimizer step: read and write this chip's fp32 states, read its gradients and
-    // write its BF16 weights, once per step, at HBM speed.
-    let optimizer = (2.0 * mem.optimizer + mem.gradients + mem.weights) / roof.bandwidth.get();
-    let compute = per_micro * micro + optimizer;
-    let bubble = per_micro * bubble_slots(l.pp, l.interleave);
-    // Tensor parallelism: 2 all-reduces forward and 2 backward per layer of the activations.
-    let tp_comm = if l.tp > 1 {
-        let act = Bytes::new(tokens_mb * m.d() * cfg.dtype.bytes().max(2.0));
-        let key = (l.tp, act.get().to_bits());
-        let one = match memo.tp.iter().find(|(k, _)| *k == key) {
-            Some((_, x)) => *x,
-            None => {
-                let x = tp_allreduce(cluster, l.tp, act)?;
-                memo.tp.push((key, x));
-                x
-            }
-        };
-        let per = if l.recompute { 6.0 } else { 4.0 };
-        one * per * layers_here * micro * (1.0 - cfg.tp_overlap)
-    } else {
-        0.0
-    };
-    // Expert parallelism: tokens go to their experts and come back, an all-to-all each way
-    // forward and backward (and again when recomputing) in every MoE layer of the stage.
-    let ep_comm = if l.ep > 1 {
-        let moe_here = m.moe_layers() / f64::from(m.layers) * layers_here;
-        let routed = Bytes::new(
-            tokens_mb * f64::from(m.active_experts) * m.d() * cfg.dtype.bytes().max(2.0) / tp
-                * ep_network_share(cfg.ep_dispatch, cluster, l, m.active_experts),
-        );
-        let key = (l.tp, l.ep, routed.get().to_bits());
-        let one = match memo.ep.iter().find(|(k, _)| *k == key) {
-            Some((_, x)) => *x,
-            None => {
-                let x = ep_alltoall(cluster, l, routed)?;
-                memo.ep.push((key, x));
-                x
-            }
-        };
-        let per = if l.recompute { 6.0 } else { 4.0 };
-        // The busiest rank's tokens set the all-to-all's pace.
-        let a2a = one * per * moe_here * micro * cfg.expert_imbalance.max(1.0);
-        if cfg.ep_overlap {
-            ep_overlapped(a2a, per_micro * micro, (f64::from(l.pp) - 1.0) / micro)
-        } else {
-            a2a * (1.0 - cfg.tp_overlap)
-        }
-    } else {
-        0.0
-    };
-    // Data parallelism: gradients of this chip's parameters, across the replicas of its
-    // weights (data- and context-parallel ranks). ZeRO-0/1 all-reduce them once a step;
-    // ZeRO-2 reduce-scatters each micro-batch's and all-gathers the updated weights once;
-    // ZeRO-3 (FSDP) also gathers the weights for every micro-batch's forward and backward
-    // pass. A reduce-scatter or all-gather moves half an all-reduce.
-    // With hybrid sharding the gathers and reduce-scatters run within a replica group, whose
-    // ranks are neighbours; its shard of the gradients is then all-reduced across groups.
-    let replicas = l.dp * l.cp / l.replicate;
-    let across_groups = if l.replicate > 1 {
-        replica_allreduce(cluster, l, Bytes::new(mem.gradients))? * (1.0 - cfg.dp_overlap)
-    } else {
-        0.0
-    };
-    let dp_parts = if replicas > 1 {
-        let group = Layout { dp: replicas, ..*l };
-        let full_grads = Bytes::new(
-            mem.gradients
-                * if l.zero >= 2 {
-                    f64::from(replicas)
-                } else {
-                    1.0
-                },
-        );
-        let ar = if cfg.dp_as_run {
-            let key = (l.tp * l.pp, replicas, full_grads.get().to_bits());
-            match memo.dp.iter().find(|(k, _)| *k == key) {
+    // Every stage of the layout, timed with what its layers exchange: the slowest sets the
+    // pace (as frameworks lay pipelines out, the last runs the output head and any
+    // prediction modules, and may hold fewer layers than the others).
+    let stage_run = |stage: Stage, memo: &mut CommMemo| -> Result<StageRun, WorkloadError> {
+        let layers_here = stage.layers;
+        let per_micro = parts.per_micro(passes, stage);
+        // The optimizer step: read and write this chip's fp32 states, read its gradients and
+        // write its BF16 weights, once per step, at HBM speed.
+        let optimizer = (2.0 * mem.optimizer + mem.gradients + mem.weights) / roof.bandwidth.get();
+        let compute = per_micro * micro + optimizer;
+        let bubble = per_micro * bubble_slots(l.pp, l.interleave);
+        // Tensor parallelism: 2 all-reduces forward and 2 backward per layer of the activations.
+        let tp_comm = if l.tp > 1 {
+            let act = Bytes::new(tokens_mb * m.d() * cfg.dtype.bytes().max(2.0));
+            let key = (l.tp, act.get().to_bits());
+            let one = match memo.tp.iter().find(|(k, _)| *k == key) {
                 Some((_, x)) => *x,
                 None => {
-                    let x = dp_allreduce_as_run(cluster, &group, full_grads)?;
-                    memo.dp.push((key, x));
+                    let x = tp_allreduce(cluster, l.tp, act)?;
+                    memo.tp.push((key, x));
                     x
+                }
+            };
+            let per = if l.recompute { 6.0 } else { 4.0 };
+            one * per * layers_here * micro * (1.0 - cfg.tp_overlap)
+        } else {
+            0.0
+        };
+        // Expert parallelism: tokens go to their experts and come back, an all-to-all each way
+        // forward and backward (and again when recomputing) in every MoE layer of the stage.
+        let ep_comm = if l.ep > 1 {
+            let moe_here = m.moe_layers() / f64::from(m.layers) * layers_here;
+            let routed = Bytes::new(
+                tokens_mb * f64::from(m.active_experts) * m.d() * cfg.dtype.bytes().max(2.0) / tp
+                    * ep_network_share(cfg.ep_dispatch, cluster, l, m.active_experts),
+            );
+            let key = (l.tp, l.ep, routed.get().to_bits());
+            let one = match memo.ep.iter().find(|(k, _)| *k == key) {
+                Some((_, x)) => *x,
+                None => {
+                    let x = ep_alltoall(cluster, l, routed)?;
+                    memo.ep.push((key, x));
+                    x
+                }
+            };
+            let per = if l.recompute { 6.0 } else { 4.0 };
+            // The busiest rank's tokens set the all-to-all's pace.
+            let a2a = one * per * moe_here * micro * cfg.expert_imbalance.max(1.0);
+            if cfg.ep_overlap {
+                ep_overlapped(a2a, per_micro * micro, (f64::from(l.pp) - 1.0) / micro)
+            } else {
+                a2a * (1.0 - cfg.tp_overlap)
+            }
+        } else {
+            0.0
+        };
+        // Data parallelism: gradients of this chip's parameters, across the replicas of its
+        // weights (data- and context-parallel ranks). ZeRO-0/1 all-reduce them once a step;
+        // ZeRO-2 reduce-scatters each micro-batch's and all-gathers the updated weights once;
+        // ZeRO-3 (FSDP) also gathers the weights for every micro-batch's forward and backward
+        // pass. A reduce-scatter or all-gather moves half an all-reduce.
+        // With hybrid sharding the gathers and reduce-scatters run within a replica group, whose
+        // ranks are neighbours; its shard of the gradients is then all-reduced across groups.
+        let replicas = l.dp * l.cp / l.replicate;
+        let across_groups = if l.replicate > 1 {
+            replica_allreduce(cluster, l, Bytes::new(mem.gradients))? * (1.0 - cfg.dp_overlap)
+        } else {
+            0.0
+        };
+        let dp_parts = if replicas > 1 {
+            let group = Layout { dp: replicas, ..*l };
+            let full_grads = Bytes::new(
+                mem.gradients
+                    * if l.zero >= 2 {
+                        f64::from(replicas)
+                    } else {
+                        1.0
+                    },
+            );
+            let ar = if cfg.dp_as_run {
+                let key = (l.tp * l.pp, replicas, full_grads.get().to_bits());
+                match memo.dp.iter().find(|(k, _)| *k == key) {
+                    Some((_, x)) => *x,
+                    None => {
+                        let x = dp_allreduce_as_run(cluster, &group, full_grads)?;
+                        memo.dp.push((key, x));
+                        x
+                    }
+                }
+            } else {
+                dp_allreduce(cluster, &group, full_grads)
+            };
+            // One all-gather of the stage's weights, or one reduce-scatter of its gradients.
+            let half = ar / 2.0;
+            let shown = 1.0 - cfg.dp_overlap;
+            match l.zero {
+                0 | 1 => DpParts::of(ar * shown, 0.0, 0.0, 0.0),
+                2 => DpParts::of(0.0, half * shown, 0.0, half * micro * shown),
+                // FSDP gathers the next layer's weights while this one computes and reduce-
+                // scatters a layer's gradients while the next computes its backward (PyTorch
+                // FSDP's prefetch, XLA's async collectives): the forward pass's gathers stream
+                // beside the forward's compute, the backward's gathers and reduce-scatters beside
+                // the backward's (recomputation included), and what shows in each phase is what
+                // its compute does not cover, plus the first layer's gather and the last layer's
+                // reduce-scatter.
+                _ if cfg.fsdp_prefetch && cfg.dp_as_run => {
+                    let forward = per_micro / passes;
+                    let backward = per_micro - forward;
+                    let edge = half / layers_here;
+                    let behind = (2.0 * half - backward).max(0.0) / 2.0;
+                    DpParts::of(
+                        0.0,
+                        ((half - forward).max(0.0) + edge) * micro,
+                        behind * micro,
+                        (behind + edge) * micro,
+                    )
+                }
+                // Model versions 4 to 8: the collectives hidden behind the whole micro-batch's
+                // compute, shown as three equal parts.
+                _ if cfg.fsdp_prefetch => {
+                    let comm = 3.0 * half;
+                    let third = ((comm - per_micro).max(0.0) + comm / layers_here) * micro / 3.0;
+                    DpParts::of(0.0, third, third, third)
+                }
+                _ => {
+                    let each = half * micro * shown;
+                    DpParts::of(0.0, each, each, each)
                 }
             }
         } else {
-            dp_allreduce(cluster, &group, full_grads)
+            DpParts::of(0.0, 0.0, 0.0, 0.0)
         };
-        // One all-gather of the stage's weights, or one reduce-scatter of its gradients.
-        let half = ar / 2.0;
-        let shown = 1.0 - cfg.dp_overlap;
-        match l.zero {
-            0 | 1 => DpParts::of(ar * shown, 0.0, 0.0, 0.0),
-            2 => DpParts::of(0.0, half * shown, 0.0, half * micro * shown),
-            // FSDP gathers the next layer's weights while this one computes and reduce-
-            // scatters a layer's gradients while the next computes its backward (PyTorch
-            // FSDP's prefetch, XLA's async collectives): the forward pass's gathers stream
-            // beside the forward's compute, the backward's gathers and reduce-scatters beside
-            // the backward's (recomputation included), and what shows in each phase is what
-            // its compute does not cover, plus the first layer's gather and the last layer's
-            // reduce-scatter.
-            _ if cfg.fsdp_prefetch && cfg.dp_as_run => {
-                let forward = per_micro / passes;
-                let backward = per_micro - forward;
-                let edge = half / layers_here;
-                let behind = (2.0 * half - backward).max(0.0) / 2.0;
-                DpParts::of(
-                    0.0,
-                    ((half - forward).max(0.0) + edge) * micro,
-                    behind * micro,
-                    (behind + edge) * micro,
-                )
-            }
-            // Model versions 4 to 8: the collectives hidden behind the whole micro-batch's
-            // compute, shown as three equal parts.
-            _ if cfg.fsdp_prefetch => {
-                let comm = 3.0 * half;
-                let third = ((comm - per_micro).max(0.0) + comm / layers_here) * micro / 3.0;
-                DpParts::of(0.0, third, third, third)
-            }
-            _ => {
-                let each = half * micro * shown;
-                DpParts::of(0.0, each, each, each)
+        let dp_parts = DpParts {
+            all_reduce: Seconds::new(dp_parts.all_reduce.get() + across_groups),
+            ..dp_parts
+        };
+        let dp_comm = dp_parts.total();
+        // Context parallelism: in every layer each chip passes its chunk's keys and values around
+        // the ring cp − 1 times forward, and keys, values and their gradients backward; the
+        // exchange overlaps the attention it feeds, so only what attention does not cover shows.
+        let cp_comm = if l.cp > 1 {
+            let kv = tokens_mb * 2.0 * (f64::from(m.kv_heads) / tp).max(1.0) * m.head_dim() * 2.0;
+            let inside = l.tp * l.cp <= cluster.system.chips();
+            let hop = p2p_time(&cluster.system, kv, inside);
+            let per_layer = 3.0 * f64::from(l.cp - 1) * hop;
+            let attn = parts.attention * passes;
+            (per_layer - attn).max(0.0) * layers_here * micro
+        } else {
+            0.0
+        };
+        // Pipeline sends: each micro-batch's activations forward and their gradients backward
+        // across every stage boundary (v of them per chip when interleaved), on the critical
+        // path through the pipeline's fill and drain and once per micro-batch in between.
+        let pp_comm = if l.pp > 1 && cfg.pipeline_sends {
+            let act = tokens_mb * m.d() * 2.0 / tp;
+            let inside = l.tp * l.cp * l.pp <= cluster.system.chips();
+            let send = p2p_time(&cluster.system, act, inside);
+            2.0 * f64::from(l.interleave) * (micro + f64::from(l.pp) - 1.0) * send
+        } else {
+            0.0
+        };
+        // Offload: each layer's input written to host memory in the forward pass and read back
+        // in the backward pass, over the host link beside the compute (DMA): a direction's
+        // transfer exposed where it outlasts its phase (the forward pass, a pass in `passes`; the
+        // recomputation and backward, the rest).
+        let offload = if l.offload {
+            let bytes = 2.0 * tokens_mb * m.d() * layers_here * micro;
+            let one_way = bytes / crate::hostlink::host_link(chip).value;
+            let work = per_micro * micro;
+            (one_way - work / passes).max(0.0) + (one_way - work * (passes - 1.0) / passes).max(0.0)
+        } else {
+            0.0
+        };
+        let step = compute + bubble + tp_comm + ep_comm + dp_comm + cp_comm + pp_comm + offload;
+        Ok(StageRun {
+            stage,
+            optimizer,
+            compute,
+            bubble,
+            tp_comm,
+            ep_comm,
+            dp_parts,
+            cp_comm,
+            pp_comm,
+            offload,
+            step,
+        })
+    };
+    // Each way to lay the stages out, paced by its slowest stage; the fastest is run.
+    let mut best: Option<StageRun> = None;
+    for (last, others) in pipeline_stages(
+        m.layers,
+        l.pp,
+        m.mtp,
+        parts.layer(passes),
+        passes * parts.head,
+        cfg.stage_extras,
+    ) {
+        let mut run = stage_run(last, memo)?;
+        if let Some(other) = others {
+            let r = stage_run(other, memo)?;
+            if r.step > run.step {
+                run = r;
             }
         }
-    } else {
-        DpParts::of(0.0, 0.0, 0.0, 0.0)
+        if best.as_ref().is_none_or(|b| run.step < b.step) {
+            best = Some(run);
+        }
+    }
+    let Some(run) = best else {
+        return Err(WorkloadError::BadLayout("no pipeline stage to run".into()));
     };
-    let dp_parts = DpParts {
-        all_reduce: Seconds::new(dp_parts.all_reduce.get() + across_groups),
-        ..dp_parts
-    };
+    let StageRun {
+        stage,
+        optimizer,
+        compute,
+        bubble,
+        tp_comm,
+        ep_comm,
+        dp_parts,
+        cp_comm,
+        pp_comm,
+        offload,
+        step,
+    } = run;
+    let layers_here = stage.layers;
     let dp_comm = dp_parts.total();
-    // Context parallelism: in every layer each chip passes its chunk's keys and values around
-    // the ring cp − 1 times forward, and keys, values and their gradients backward; the
-    // exchange overlaps the attention it feeds, so only what attention does not cover shows.
-    let cp_comm = if l.cp > 1 {
-        let kv = tokens_mb * 2.0 * (f64::from(m.kv_heads) / tp).max(1.0) * m.head_dim() * 2.0;
-        let inside = l.tp * l.cp <= cluster.system.chips();
-        let hop = p2p_time(&cluster.system, kv, inside);
-        let per_layer = 3.0 * f64::from(l.cp - 1) * hop;
-        let attn = parts.attention * passes;
-        (per_layer - attn).max(0.0) * layers_here * micro
-    } else {
-        0.0
-    };
-    // Pipeline sends: each micro-batch's activations forward and their gradients backward
-    // across every stage boundary (v of them per chip when interleaved), on the critical
-    // path through the pipeline's fill and drain and once per micro-batch in between.
-    let pp_comm = if l.pp > 1 && cfg.pipeline_sends {
-        let act = tokens_mb * m.d() * 2.0 / tp;
-        let inside = l.tp * l.cp * l.pp <= cluster.system.chips();
-        let send = p2p_time(&cluster.system, act, inside);
-        2.0 * f64::from(l.interleave) * (micro + f64::from(l.pp) - 1.0) * send
-    } else {
-        0.0
-    };
-    // Offload: each layer's input written to host memory in the forward pass and read back
-    // in the backward pass, over the host link beside the compute (DMA): a direction's
-    // transfer exposed where it outlasts its phase (the forward pass, a pass in `passes`; the
-    // recomputation and backward, the rest).
-    let offload = if l.offload {
-        let bytes = 2.0 * tokens_mb * m.d() * layers_here * micro;
-        let one_way = bytes / crate::hostlink::host_link(chip).value;
-        let work = per_micro * micro;
-        (one_way - work / passes).max(0.0) + (one_way - work * (passes - 1.0) / passes).max(0.0)
-    } else {
-        0.0
-    };
-    let step = compute + bubble + tp_comm + ep_comm + dp_comm + cp_comm + pp_comm + offload;
     let tokens = micro * f64::from(l.dp * l.micro_batch) * f64::from(m.seq);
     let tokens_per_s = tokens / step;
     let peak_total = roof.peak.get() * f64::from(cluster.chips());
@@ -1113,7 +1285,7 @@ pub(crate) fn train_in(
                 each(c[3], n),
                 each(c[4], n),
                 each(c[5], micro * layers_here * passes / 3.0),
-                each(c[6], micro * passes / f64::from(l.pp)),
+                each(c[6], micro * passes * stage.heads),
                 (0.0, 2.0 * mem.optimizer + mem.gradients + mem.weights),
             ]
         },
@@ -1126,7 +1298,7 @@ pub(crate) fn train_in(
         attention: per_step(parts.attention),
         elementwise: per_step(parts.elementwise),
         casts: Seconds::new(parts.casts * micro * layers_here * passes / 3.0),
-        head: Seconds::new(parts.head * micro * passes / f64::from(l.pp)),
+        head: Seconds::new(parts.head * micro * passes * stage.heads),
         optimizer: Seconds::new(optimizer),
         experts_measured: parts.kernel_experts,
     };

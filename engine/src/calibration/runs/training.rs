@@ -381,7 +381,7 @@ pub(super) fn points() -> Vec<RunPoint> {
             TrainRun {
                 system: "hgx-b200-8",
                 nodes: 32,
-                model: DEEPSEEK_V3_MLA_4K,
+                model: DEEPSEEK_V3_MTP_4K,
                 dtype: Dtype::Fp8,
                 global_batch: 4096,
                 degrees: (1, 8, 32),
@@ -714,6 +714,10 @@ fn run_points(
 /// approximates it as multi-head attention of hidden/heads), 4K sequences.
 const DEEPSEEK_V3_MLA_4K: &str = "m:l61,d7168,h128,kv128,f18432,v129280,s4096,e256,k8,sh1,ef2048,dl3,mla1536.512.128.64.128,n:DeepSeek-V3";
 
+/// The same with its multi-token prediction module, as Megatron-Bridge's DeepSeek-V3 recipe
+/// trains it (`mtp_num_layers = 1`, the module and the loss on the last pipeline stage).
+const DEEPSEEK_V3_MTP_4K: &str = "m:l61,d7168,h128,kv128,f18432,v129280,s4096,e256,k8,sh1,ef2048,dl3,mla1536.512.128.64.128,mtp1,n:DeepSeek-V3";
+
 /// Grok-1 314B (64 layers, 48 heads over 8 key/value heads, 8 experts of 32,768, two a token).
 const GROK1: &str = "m:l64,d6144,h48,kv8,f32768,v131072,s8192,e8,k2,ef32768,hd128,n:Grok-1 314B";
 
@@ -751,7 +755,7 @@ fn moe_held_out() -> Vec<RunPoint> {
                     dispatch: Dispatch::PerDomain,
                     ..Recipe::PLAIN
                 },
-                ..run("hgx-b300-8", 32, DEEPSEEK_V3_MLA_4K, Dtype::Fp8, 4096, (1, 8, 32), 1, 8, 2, PLAIN_OR_RECOMPUTE)
+                ..run("hgx-b300-8", 32, DEEPSEEK_V3_MTP_4K, Dtype::Fp8, 4096, (1, 8, 32), 1, 8, 2, PLAIN_OR_RECOMPUTE)
             },
             3541.0 * 256.0,
             Role::Departs,
@@ -760,7 +764,7 @@ fn moe_held_out() -> Vec<RunPoint> {
         (
             "B200, DeepSeek-V3 pretraining, 256 GPUs, MXFP8, PP16 (Megatron-Bridge 25.11)",
             &MEGATRON_BRIDGE,
-            run("hgx-b200-8", 32, DEEPSEEK_V3_MLA_4K, Dtype::Fp8, 2048, (1, 16, 16), 1, 8, 1, PLAIN_OR_RECOMPUTE),
+            run("hgx-b200-8", 32, DEEPSEEK_V3_MTP_4K, Dtype::Fp8, 2048, (1, 16, 16), 1, 8, 1, PLAIN_OR_RECOMPUTE),
             2139.0 * 256.0,
             Role::Departs,
             "TP1 PP16 EP8, GBS 2048, 4K sequences, with multi-token prediction (which the model's FLOPs leave out); routing forced balanced. Entered at +178%: departs",
