@@ -864,6 +864,26 @@ fn compare_explains_the_difference_step_by_step() {
     check_error(&["compare", a, "v=2&wsys=nope"], "nope");
 }
 
+/// `accelscope model ID` names a model as `--model ID` does.
+#[test]
+fn model_knows_the_open_weight_models_by_name() {
+    // OpenAI's gpt-oss model card: 116.83B parameters, 5.13B active per token.
+    let v = json(&["model", "gpt-oss-120b", "--json"]);
+    let total = v["params_total"].as_f64().unwrap();
+    let active = v["params_active"].as_f64().unwrap();
+    assert!((total / 116.83e9 - 1.0).abs() < 0.01, "{total}");
+    assert!((active / 5.13e9 - 1.0).abs() < 0.01, "{active}");
+    // DeepSeek-V3 technical report (R1 shares its shape): 671B, 37B active.
+    let r1 = json(&["model", "deepseek-r1", "--json"]);
+    assert!((r1["params_total"].as_f64().unwrap() / 671e9 - 1.0).abs() < 0.01);
+    assert_eq!(r1, json(&["model", "--model", "deepseek-r1", "--json"]));
+    check_error(&["model", "gpt-oss-121b"], "gpt-oss-121b");
+    check_error(
+        &["model", "gpt-oss-120b", "--model", "llama3-8b"],
+        "cannot be used with",
+    );
+}
+
 #[test]
 fn a_pasted_config_is_a_model_everywhere() {
     let cfg = concat!(

@@ -14,9 +14,17 @@ use crate::report::{Format, Report};
 ///
 /// A model's parameters (beside the published count of a known shape), KV cache per token
 /// and its spec, which --model takes like any preset id. `train`, `infer` and `serve-curve`
-/// also take --model-config.
+/// also take --model-config. `accelscope model gpt-oss-120b` is `--model gpt-oss-120b`.
 #[derive(clap::Args, Debug)]
+// The model may be named without --model.
+#[command(
+    mut_group("ModelArgs", |g| g.required(false)),
+    mut_arg("model", |a| a.required_unless_present_any(["model_config", "id"]))
+)]
 pub struct Args {
+    /// The model, as --model takes it (a preset id or an m: spec)
+    #[arg(value_name = "ID", conflicts_with_all = ["model", "model_config"])]
+    id: Option<String>,
     #[command(flatten)]
     model: ModelArgs,
     #[command(flatten)]
@@ -32,7 +40,10 @@ pub struct ModelReport {
 impl Run for Args {
     type Output = ModelReport;
     fn run(&self) -> Result<ModelReport, Error> {
-        let m = self.model.load()?;
+        let m = match &self.id {
+            Some(id) => workload::find_model(id)?,
+            None => self.model.load()?,
+        };
         let published = workload::custom::published(&m);
         Ok(ModelReport { m, published })
     }
