@@ -693,6 +693,50 @@ test('compare: kept scenarios survive a reload, sit side by side, and the waterf
   assert.deepEqual(page.errors, []);
 });
 
+test('compare: the CLI\'s link carries the comparison to a fresh phone, and Back steps through pages', async () => {
+  const a = `v=${V}&wsys=trn2-ultra-64&wnodes=4`;
+  const b = `v=${V}&wsys=hgx-h100-8&wnodes=32`;
+  const link = execFileSync(CLI, ['compare', a, b, '--link'], { encoding: 'utf8' }).trim();
+  const page = await open(link, { width: 390, height: 844 });
+  await page.waitForSelector('#compare-table');
+  // The two scenarios, not the worked example, and a way to keep them in this browser.
+  assert.equal(await page.locator('#compare-example').count(), 0);
+  const cols = await page.$$eval('#compare-table thead th', (ths) => ths.map((t) => t.textContent));
+  assert.equal(cols.length, 3);
+  assert.match(cols[1], /Trn2 UltraServer/);
+  assert.match(cols[2], /H100/);
+  assert.ok(await page.$('#waterfall'));
+  assert.match(await page.textContent('#compare-shared'), /2 scenarios/);
+  // The figures are the CLI's for each job.
+  const cost = await page.$$eval('#compare-table tbody tr', (trs) => {
+    const row = trs.find((t) => /training \$ per million/.test(t.textContent));
+    return [...row.querySelectorAll('td')].map((td) => Number(td.dataset.value));
+  });
+  for (const [i, q] of [a, b].entries()) {
+    const want = cli(['eval', '--link', q, '--json']).train_cost_per_mtok_usd;
+    assert.ok(Math.abs(cost[i] / want - 1) < 1e-6, `${cost[i]} vs ${want}`);
+  }
+  await page.click('#compare-shared button');
+  await page.waitForSelector('#compare-shared', { state: 'detached' });
+  assert.equal(await page.locator('.saved-list li').count(), 2);
+  // Pages switched from the navigation are steps of the history; Back and Forward stay in the app.
+  await page.click('nav a:has-text("Roofline")');
+  await page.waitForSelector('#roofline-canvas');
+  await page.click('nav a:has-text("Chips")');
+  await page.waitForSelector('#chips-table');
+  await page.goBack();
+  await page.waitForSelector('#roofline-canvas');
+  await page.goBack();
+  await page.waitForSelector('#compare-table');
+  assert.equal(query(page).get('page'), 'compare');
+  assert.equal(query(page).getAll('cmp').length, 2);
+  await page.goForward();
+  await page.waitForSelector('#roofline-canvas');
+  assert.equal(query(page).get('page'), 'roofline');
+  await page.screenshot({ path: 'out/e2e-compare-shared-phone.png' });
+  assert.deepEqual(page.errors, []);
+});
+
 test('kernels: a hostile link is read with notices and nothing runs away', async () => {
   const page = await open('?page=kernels&kern=fft&km=1e103&kin=fp7&kins=b0e8m0&kseed=-1&dev=cpu1:NaN,1');
   const notice = await page.textContent('.notice');
@@ -1167,10 +1211,16 @@ test('a new release installs beside the old one and the page offers to reload in
 });
 
 test('embed: a page\'s view alone for an iframe, without the navigation, with a way to the whole app', async () => {
-  const page = await open('?page=roofline&chips=trn2,h100-sxm&embed=1', { width: 720, height: 480 });
+  // The README's frame: 720 × 520. The figure fits it, the way to the app at its top.
+  const page = await open('?page=roofline&chips=trn2,h100-sxm&embed=1', { width: 720, height: 520 });
   await page.waitForSelector('#roofline-canvas');
   assert.equal(await page.locator('nav').count(), 0);
   assert.equal(await page.locator('footer').count(), 0);
+  const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(tall <= 560, `${tall} px tall`);
+  const link = await page.locator('.open-full a').boundingBox();
+  assert.ok(link && link.y >= 0 && link.y + link.height <= 520, JSON.stringify(link));
+  assert.ok(await page.locator('#roofline-canvas').isVisible());
   const href = await page.getAttribute('.open-full a', 'href');
   const q = new URLSearchParams(href.replace(/^\?/, ''));
   assert.equal(q.get('embed'), null);

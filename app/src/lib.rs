@@ -58,10 +58,11 @@ pub fn App() -> impl IntoView {
         <state::NoticeBanner/>
         <offline::UpdateBanner/>
         <main id="main" class:embedded=move || embed.get()>
-            <PageView/>
+            // First, so an iframe of any height shows it.
             {move || embed.get().then(|| view! {
                 <p class="open-full"><a href=full target="_blank" rel="noopener">"Open in accelscope ↗"</a></p>
             })}
+            <PageView/>
         </main>
         {move || (!embed.get()).then(|| view! {
             <footer class="foot">
@@ -109,6 +110,7 @@ fn Nav() -> impl IntoView {
                             on:click=move |ev| {
                                 if !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && ev.button() == 0 {
                                     ev.prevent_default();
+                                    state::step_to(href().trim_start_matches('?'));
                                     sc.update(|s| s.page = p);
                                 }
                             }

@@ -817,6 +817,37 @@ fn links_of_every_version_keep_their_meaning() {
     }
 }
 
+/// `compare A B --link` prints the Compare page's link carrying both: opened, it holds the
+/// two jobs as given, under their platforms' names.
+#[test]
+fn compare_prints_a_link_that_carries_both_scenarios() {
+    let (a, b) = (
+        "v=9&wsys=trn2-ultra-64&wnodes=4",
+        "v=9&wsys=gb200-nvl72&wnodes=1",
+    );
+    let (code, out, err) = run(&["compare", a, b, "--link"]);
+    assert_eq!(code, 0, "{err}");
+    let link = out.trim();
+    assert!(
+        link.starts_with("?v=") && link.contains("page=compare"),
+        "{link}"
+    );
+    let state = json(&["scenario", "--query", link]);
+    let compared = state["compared"].as_array().unwrap();
+    assert_eq!(compared.len(), 2);
+    assert!(compared[0]["name"].as_str().unwrap().contains("Trn2"));
+    assert!(compared[1]["name"].as_str().unwrap().contains("GB200"));
+    for (c, original) in compared.iter().zip([a, b]) {
+        let got = json(&["eval", "--link", c["query"].as_str().unwrap(), "--json"]);
+        let want = json(&["eval", "--link", original, "--json"]);
+        assert_eq!(got["cost_usd"], want["cost_usd"]);
+    }
+    let (_, with_base, _) = run(&["compare", a, b, "--link", "--base", "https://x.test/app/"]);
+    assert_eq!(with_base.trim(), format!("https://x.test/app/{link}"));
+    let v = json(&["compare", a, b, "--link", "--json"]);
+    assert_eq!(v["link"], link);
+}
+
 #[test]
 fn compare_explains_the_difference_step_by_step() {
     let a = "v=2&wsys=trn2-ultra-64&wnodes=4";

@@ -8,21 +8,10 @@ use alloc::vec::Vec;
 use crate::job::{evaluate, Job, JobReport};
 use crate::scenario::Scenario;
 
-/// A scenario the user saved under a name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Saved {
-    /// The user's name for it.
-    pub name: String,
-    /// Its link query (`v=2&…`).
-    pub query: String,
-}
+pub use crate::scenario::compared::{Saved, MAX_COMPARED, MAX_NAME, MAX_QUERY};
 
 /// Most scenarios kept.
 pub const MAX_SAVED: usize = 50;
-/// Longest name kept, in characters.
-pub const MAX_NAME: usize = 80;
-/// Longest link kept, in bytes.
-pub const MAX_QUERY: usize = 4096;
 /// Largest store read, in bytes.
 pub const MAX_STORE: usize = 256 * 1024;
 
@@ -517,6 +506,40 @@ pub fn key_figures_of(job: &Job, r: &JobReport) -> Result<Vec<KeyFigure>, String
         o.estimate,
     ));
     Ok(out)
+}
+
+/// The name a scenario is kept under when its user gives none: its platform by name, the
+/// nodes, and the model by name.
+#[must_use]
+pub fn default_name(s: &Scenario) -> String {
+    let job = &s.job;
+    let system = crate::system::find(&job.system).map_or(job.system.clone(), |x| x.name.into());
+    let model = crate::workload::find_model(&job.model).map_or(job.model.clone(), |m| m.name);
+    crate::scenario::compared::clean_name(&format!("{} × {system} · {model}", job.nodes))
+}
+
+/// A Compare page link carrying `scenarios` (their Workload jobs, at most
+/// [`MAX_COMPARED`]), named by [`default_name`]: the query, without the leading `?`.
+#[must_use]
+pub fn compare_link(scenarios: &[Scenario]) -> String {
+    let mut s = Scenario {
+        page: crate::scenario::Page::Compare,
+        ..Scenario::default()
+    };
+    s.compared = scenarios
+        .iter()
+        .take(MAX_COMPARED)
+        .map(|x| Saved {
+            name: default_name(x),
+            query: Scenario {
+                page: crate::scenario::Page::Workload,
+                compared: Vec::new(),
+                ..x.clone()
+            }
+            .to_query(),
+        })
+        .collect();
+    s.to_query()
 }
 
 /// A saved scenario's job, or why it cannot be read.

@@ -134,6 +134,12 @@ pub const KEYS: &[Key] = &[
     key("v", Kind::Version, 1, "link version"),
     key("page", Kind::Page, 1, "page shown"),
     key("embed", Kind::Flag, 4, "the view alone, for an iframe"),
+    key(
+        "cmp",
+        Kind::Text,
+        9,
+        "scenario compared on the Compare page",
+    ),
     key("lesson", Kind::Id, 4, "lesson on the Learn page"),
     key("chips", Kind::Ids, 1, "chips compared"),
     key("fmt", Kind::Id, 1, "format of the chips table"),

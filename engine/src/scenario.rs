@@ -181,6 +181,13 @@ pub struct Scenario {
         serde(default, skip_serializing_if = "String::is_empty")
     )]
     pub lesson: String,
+    /// The scenarios the Compare page shows side by side (at most
+    /// [`compared::MAX_COMPARED`]); empty for the page's own kept scenarios.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub compared: Vec<compared::Saved>,
 }
 
 /// Reads `intensity,flop_per_s` as a link holds a NeuronCore result (the Kernels page writes
@@ -310,6 +317,7 @@ impl Default for Scenario {
             nc_point: None,
             embed: false,
             lesson: String::new(),
+            compared: Vec::new(),
         }
     }
 }
@@ -509,6 +517,7 @@ impl Scenario {
 /// Most notices one link produces before the rest are only counted.
 pub use crate::keys::MAX_NOTICES;
 
+pub mod compared;
 mod link;
 mod percent;
 pub use link::key_defaults;

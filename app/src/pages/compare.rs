@@ -14,8 +14,7 @@ use crate::state::use_scenario;
 use crate::widgets::escape;
 
 const STORE_KEY: &str = "accelscope.scenarios";
-/// Scenarios compared at once.
-const MAX_COMPARED: usize = 4;
+use compare::MAX_COMPARED;
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
@@ -54,11 +53,26 @@ fn save(list: &[Saved]) -> Option<String> {
 pub fn ComparePage() -> impl IntoView {
     let sc = use_scenario();
     let (first, problems) = load();
+    // What is compared lives in the scenario, so the page's link carries it; a link that
+    // names none shows the first scenarios this browser keeps.
+    let from_link = sc.with_untracked(|s| !s.compared.is_empty());
+    if !from_link && !first.is_empty() {
+        let shown: Vec<Saved> = first.iter().take(MAX_COMPARED).cloned().collect();
+        sc.update(|s| s.compared = shown);
+    }
     let saved = RwSignal::new(first);
     let notes = RwSignal::new(problems);
-    let chosen = RwSignal::new(
-        (0..saved.with_untracked(Vec::len).min(MAX_COMPARED)).collect::<Vec<usize>>(),
-    );
+    let compared = Memo::new(move |_| sc.with(|s| s.compared.clone()));
+    let is_compared = move |x: &Saved| compared.with(|c| c.contains(x));
+    let toggle = move |x: Saved| {
+        sc.update(|s| {
+            if let Some(k) = s.compared.iter().position(|c| *c == x) {
+                s.compared.remove(k);
+            } else if s.compared.len() < MAX_COMPARED {
+                s.compared.push(x);
+            }
+        });
+    };
     let name = RwSignal::new(String::new());
     let link = RwSignal::new(String::new());
     let keep = move |entry: Saved| {
@@ -71,27 +85,23 @@ pub fn ComparePage() -> impl IntoView {
                 ));
                 return;
             }
-            l.push(entry);
+            l.push(entry.clone());
             if let Some(p) = save(l) {
                 problems.push(p);
             }
-            let i = l.len() - 1;
-            chosen.update(|c| {
-                if c.len() < MAX_COMPARED {
-                    c.push(i);
-                }
-            });
         });
+        if problems.is_empty() && !is_compared(&entry) {
+            toggle(entry);
+        }
         notes.set(problems);
     };
     let save_current = move |_| {
         let mut s = sc.get_untracked();
         s.page = engine::Page::Workload;
+        s.compared.clear();
         let n = name.get_untracked();
         let n = if n.trim().is_empty() {
-            let model =
-                engine::workload::find_model(&s.job.model).map_or(s.job.model.clone(), |m| m.name);
-            format!("{} × {} · {model}", s.job.system, s.job.nodes)
+            compare::default_name(&s)
         } else {
             n.trim().chars().take(compare::MAX_NAME).collect()
         };
@@ -113,6 +123,13 @@ pub fn ComparePage() -> impl IntoView {
             query,
         };
         match compare::scenario_of(&entry) {
+            // A Compare link: each scenario it compares.
+            Ok(sc) if !sc.compared.is_empty() => {
+                for x in sc.compared {
+                    keep(x);
+                }
+                link.set(String::new());
+            }
             Ok(_) if entry.query.len() <= compare::MAX_QUERY => {
                 keep(entry);
                 link.set(String::new());
@@ -165,21 +182,36 @@ pub fn ComparePage() -> impl IntoView {
         let _ = file.text().then(&done);
         done.forget();
     };
-    // With nothing kept, a worked example stands in until the first scenario is kept.
+    // With nothing compared, a worked example stands in until the first scenario is kept.
     let table = Memo::new(move |_| {
-        saved.with(|l| {
-            if l.is_empty() {
+        compared.with(|c| {
+            if c.is_empty() {
                 let ex = worked_example();
-                let all: Vec<usize> = (0..ex.len()).collect();
                 format!(
                     "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{}",
-                    comparison(&ex, &all)
+                    comparison(&ex)
                 )
             } else {
-                chosen.with(|c| comparison(l, c))
+                comparison(c)
             }
         })
     });
+    // Scenarios the link carries that this browser does not keep yet.
+    let unkept = move || {
+        compared.with(|c| {
+            saved.with(|l| {
+                c.iter()
+                    .filter(|x| !l.contains(x))
+                    .cloned()
+                    .collect::<Vec<Saved>>()
+            })
+        })
+    };
+    let keep_shared = move |_| {
+        for x in unkept() {
+            keep(x);
+        }
+    };
     view! {
         <section class="page compare-page">
             <h1>"Compare"</h1>
@@ -207,6 +239,15 @@ pub fn ComparePage() -> impl IntoView {
                 let n = notes.get();
                 (!n.is_empty()).then(|| view! { <p class="notice" role="status">{n.join("; ")}</p> })
             }}
+            {move || {
+                let n = unkept().len();
+                (n > 0).then(|| view! {
+                    <p class="notice shared" id="compare-shared" role="status">
+                        {format!("This link compares {n} scenario{} this browser does not keep. ", if n == 1 { "" } else { "s" })}
+                        <button class="small" on:click=keep_shared>"Keep them here"</button>
+                    </p>
+                })
+            }}
             <ul class="saved-list">
                 {move || {
                     saved
@@ -214,19 +255,18 @@ pub fn ComparePage() -> impl IntoView {
                         .into_iter()
                         .enumerate()
                         .map(|(i, s)| {
-                            let on = move || chosen.with(|c| c.contains(&i));
+                            let (a, b, c) = (s.clone(), s.clone(), s.clone());
+                            let on = move || is_compared(&a);
                             view! {
                                 <li>
                                     <label class="check">
-                                        <input type="checkbox" name="cpin" prop:checked=on on:change=move |_| chosen.update(|c| {
-                                            if let Some(k) = c.iter().position(|x| *x == i) { c.remove(k); } else if c.len() < MAX_COMPARED { c.push(i); }
-                                        })/>
+                                        <input type="checkbox" name="cpin" prop:checked=on on:change=move |_| toggle(b.clone())/>
                                         {s.name.clone()}
                                     </label>
                                     " "<a href=format!("?{}", s.query)>"open"</a>" "
                                     <button class="small danger" on:click=move |_| {
                                         saved.update(|l| { if i < l.len() { l.remove(i); } let _ = save(l); });
-                                        chosen.update(|c| { c.retain(|x| *x != i); for x in c.iter_mut() { if *x > i { *x -= 1; } } });
+                                        sc.update(|s| s.compared.retain(|x| *x != c));
                                     }>"Remove"</button>
                                 </li>
                             }
@@ -269,8 +309,8 @@ fn worked_example() -> Vec<Saved> {
 }
 
 /// The side-by-side table and, for two or more, the waterfall between the first two.
-fn comparison(list: &[Saved], chosen: &[usize]) -> String {
-    let picked: Vec<&Saved> = chosen.iter().filter_map(|i| list.get(*i)).collect();
+fn comparison(list: &[Saved]) -> String {
+    let picked: Vec<&Saved> = list.iter().collect();
     if picked.is_empty() {
         return "<p>Keep a scenario (or paste a link) and tick it to compare.</p>".into();
     }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use engine::compare::{headline, waterfall, Figure, Waterfall};
+use engine::compare::{compare_link, headline, waterfall, Figure, Waterfall};
 use engine::units::sig;
 use serde_json::{json, Value};
 
@@ -24,6 +24,13 @@ pub struct Args {
     /// Scenario B, as A
     #[arg(value_name = "B")]
     b: String,
+    /// Print only the Compare page's link carrying both scenarios (the query, from `?`;
+    /// append it to the app's address, or give --base)
+    #[arg(long)]
+    link: bool,
+    /// The app's address to put before the link's query (with --link)
+    #[arg(long, value_name = "URL", requires = "link", default_value = "")]
+    base: String,
     #[command(flatten)]
     out: Json,
 }
@@ -33,6 +40,8 @@ pub struct Comparison {
     a: Vec<Figure>,
     b: Vec<Figure>,
     waterfalls: Vec<Waterfall>,
+    /// The Compare page's link to both, when asked for.
+    link: Option<String>,
 }
 
 impl Run for Args {
@@ -45,7 +54,15 @@ impl Run for Args {
             headline(&sb.job).map_err(Error::usage)?,
         );
         let waterfalls = waterfall(&sa.job, &sb.job).map_err(Error::usage)?;
-        Ok(Comparison { a, b, waterfalls })
+        let link = self
+            .link
+            .then(|| format!("{}?{}", self.base, compare_link(&[sa, sb])));
+        Ok(Comparison {
+            a,
+            b,
+            waterfalls,
+            link,
+        })
     }
     fn format(&self) -> Format {
         self.out.format()
@@ -78,10 +95,17 @@ impl Report for Comparison {
                 json!({"cost": w.what, "formula": w.formula, "a_usd_per_mtok": finite(w.start), "steps": steps})
             })
             .collect();
-        Ok(json!({"figures": figures, "waterfalls": falls}))
+        let mut v = json!({"figures": figures, "waterfalls": falls});
+        if let Some(l) = &self.link {
+            v["link"] = json!(l);
+        }
+        Ok(v)
     }
 
     fn text(&self) -> Option<String> {
+        if let Some(l) = &self.link {
+            return Some(l.clone());
+        }
         let mut out = String::new();
         for (x, y) in self.a.iter().zip(&self.b) {
             let _ = writeln!(

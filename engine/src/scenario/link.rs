@@ -165,6 +165,9 @@ impl Scenario {
                 enc(&crate::kernels::device::to_spec(&self.device))
             ));
         }
+        for c in &self.compared {
+            q.push(format!("cmp={}", enc(&compared::entry_text(c))));
+        }
         q.join("&")
     }
 
@@ -569,6 +572,28 @@ impl Scenario {
                         ),
                     ),
                 },
+                "cmp" => {
+                    if s.compared.len() == compared::MAX_COMPARED {
+                        note(
+                            "cmp",
+                            format!(
+                                "more than {} compared scenarios; the rest are left out",
+                                compared::MAX_COMPARED
+                            ),
+                        );
+                        continue;
+                    }
+                    match compared::parse_entry(v) {
+                        Ok(c) => s.compared.push(c),
+                        Err(e) => note(
+                            "cmp",
+                            format!(
+                                "compared scenario {} left out: {e}",
+                                s.compared.len() + 1
+                            ),
+                        ),
+                    }
+                }
                 "embed" => match v.as_str() {
                     "0" => s.embed = false,
                     "1" => s.embed = true,

@@ -364,6 +364,16 @@ fn full_state_round_trips() {
         nc_point: parse_nc_point("124.1,3.242e14"),
         embed: true,
         lesson: "torus".into(),
+        compared: alloc::vec![
+            compared::Saved {
+                name: "Trn2 at $4/h & more".into(),
+                query: "v=9&page=workload&wsys=trn2-16&wnodes=8&wkwh=0.1".into(),
+            },
+            compared::Saved {
+                name: "GB200, 2 racks".into(),
+                query: "v=7&wsys=gb200-nvl72&wnodes=2".into(),
+            },
+        ],
     };
     let q = s.to_query();
     let (back, notes) = Scenario::from_query(&q);
@@ -524,4 +534,48 @@ fn a_step_operation_is_placed_on_the_roofline_by_link() {
     assert_eq!(placed.placing(mlp).unwrap().ops.len(), placed.ops.len());
     let comm = part.ops.iter().find(|o| o.flop == 0.0).unwrap();
     assert!(s.placing(comm).is_none());
+}
+
+/// A Compare link carries its scenarios; what cannot be one is named and left out, and the
+/// rest stay.
+#[test]
+fn compared_scenarios_are_read_like_any_part_of_a_link() {
+    let entry = |name: &str, query: &str| {
+        format!(
+            "cmp={}",
+            enc(&compared::entry_text(&compared::Saved {
+                name: name.into(),
+                query: query.into(),
+            }))
+        )
+    };
+    let good = entry("A", "v=9&wsys=hgx-h100-8&wnodes=4");
+    let (s, notes) = Scenario::from_query(&format!(
+        "v=9&page=compare&{good}&cmp=no-bar&{}&{}&{good}",
+        entry("bad", "v=9&wnodes=0"),
+        entry("nested", &format!("v=9&{good}"))
+    ));
+    assert_eq!(s.page, Page::Compare);
+    assert_eq!(s.compared.len(), 2, "{notes:?}");
+    assert_eq!(s.compared[0].query, "v=9&wsys=hgx-h100-8&wnodes=4");
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    assert!(notes.iter().all(|n| n.key == "cmp"));
+    assert!(notes[0].message.contains("'|'"));
+    assert!(notes[1].message.contains("wnodes"));
+    assert!(notes[2].message.contains("comparison of its own"));
+    // At most four, and each at most a scenario's length.
+    let many = alloc::vec![good.clone(); 6].join("&");
+    let (s, notes) = Scenario::from_query(&format!("v=9&{many}"));
+    assert_eq!(s.compared.len(), compared::MAX_COMPARED);
+    assert!(notes[0].message.contains("more than 4"));
+    let long = entry(
+        "long",
+        &format!("v=9&wsys={}", "x".repeat(compared::MAX_QUERY)),
+    );
+    let (s, notes) = Scenario::from_query(&format!("v=9&{long}"));
+    assert!(s.compared.is_empty() && notes[0].message.contains("bytes"));
+    // A name cannot break the format: its separator becomes a space.
+    let (s, _) = Scenario::from_query(&format!("v=9&{}", entry("a|b", "v=9")));
+    assert_eq!(s.compared[0].name, "a b");
+    assert_eq!(compared::clean_name("a|b\tc"), "a b c");
 }
