@@ -3,7 +3,7 @@
 // (allowed by its hash, computed here from the built page); WebAssembly may compile; no
 // connection goes anywhere but the app's own origin; no plugin, base or form target.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.env.TRUNK_STAGING_DIR;
@@ -19,6 +19,27 @@ html = html.replace(
   (_, head, path, tail) =>
     `${head}sha384-${createHash('sha384').update(readFileSync(join(dir, path))).digest('base64')}${tail}`,
 );
+// A link to a page with its own module fetches, compiles and starts that module at once,
+// beside the app's, rather than after the app has mounted; the app mounts it when it is ready. The pages are the modules built
+// beside the app (NAME.js with NAME_bg.wasm), less the two that are not pages.
+const pages = readdirSync(dir)
+  .map((f) => /^([a-z]+)_bg\.wasm$/.exec(f)?.[1])
+  .filter((n) => n && !['charts', 'worker'].includes(n) && existsSync(join(dir, `${n}.js`)))
+  .sort();
+const preload = `<script>(() => {
+  const p = new URLSearchParams(location.search).get('page');
+  if (!${JSON.stringify(pages)}.includes(p) || !WebAssembly.compileStreaming) return;
+  const wasm = WebAssembly.compileStreaming(fetch(p + '_bg.wasm'));
+  const ready = import('./' + p + '.js').then(async (m) => {
+    await m.default({ module_or_path: wasm });
+    return m;
+  });
+  ready.catch(() => {});
+  window.accelscopePreloaded = { [p]: ready };
+})();</script>`;
+html = html.replace(/<script>\(\(\) => \{\n  const p = new URLSearchParams[\s\S]*?<\/script>\s*/g, '');
+if (!html.includes('</head>')) throw new Error('csp.mjs: no </head> to put the page preload before');
+html = html.replace('</head>', `  ${preload}\n  </head>`);
 const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
   (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
 );
@@ -40,4 +61,4 @@ html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/g, '');
 if (!/<meta charset="utf-8" \/>/.test(html)) throw new Error('csp.mjs: no charset meta to follow');
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${meta}`);
 writeFileSync(file, html);
-console.log(`csp: ${hashes.length} inline script(s) allowed by hash`);
+console.log(`csp: ${hashes.length} inline script(s) allowed by hash; pages preloaded from a link: ${pages.join(', ')}`);

@@ -146,3 +146,14 @@ fn run_step<S, I, T>(
         Duration::ZERO,
     );
 }
+
+/// Children drawn in a task of their own after the first paint of their page: views below
+/// the fold need not hold up the answer above it, nor the moment the page answers input.
+#[component]
+pub fn Later(children: ChildrenFn) -> impl IntoView {
+    let (ready, set_ready) = signal(false);
+    request_animation_frame(move || {
+        set_timeout(move || set_ready.set(true), Duration::ZERO);
+    });
+    move || ready.get().then(|| children())
+}

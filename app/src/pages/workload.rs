@@ -14,14 +14,9 @@ use crate::widgets::{chart_data, thousands, Derived, Fig};
 /// A chip's training and serving errors on held-out runs ([`engine::uncertainty::errors`]).
 type ChipErrors = (engine::uncertainty::Errors, engine::uncertainty::Errors);
 
-/// Today as ISO 8601 (YYYY-MM-DD), the day the page reads its figures on: a price older than
-/// six months on it is part of the ranges.
-pub(crate) fn today() -> String {
-    String::from(js_sys::Date::new_0().to_iso_string())
-        .get(..10)
-        .unwrap_or("")
-        .to_string()
-}
+// Today (`crate::widgets::today`) is the day the page reads its figures on: a price older
+// than six months on it is part of the ranges.
+use crate::widgets::today;
 
 mod analysis;
 mod evidence;
@@ -79,9 +74,9 @@ pub fn WorkloadPage() -> impl IntoView {
         job.with(|j| evaluate_searched(j, t))
             .map_err(|e| e.to_string())
     });
-    // The calibration set does not depend on the inputs: evaluated once, shared by the band
-    // on the headline cards and the calibration tables.
-    let points = StoredValue::new(engine::calibration::calibration());
+    // The calibration set does not depend on the inputs: evaluated once, after the first
+    // answer paints, and shared by the band on the headline cards and the calibration tables.
+    let points = crate::defer::deferred(|| (), |()| engine::calibration::calibration());
     // The ranges' errors depend on the chip alone: kept with the chip they were worked out
     // for, and worked out again only when the chip changes.
     let errors = StoredValue::new(None::<(String, ChipErrors)>);
@@ -174,11 +169,11 @@ pub fn WorkloadPage() -> impl IntoView {
                     let chip = engine::find(&chip_of(&j)).ok();
                     let id = chip_of(&j);
                     if errors.with_value(|e| e.as_ref().is_none_or(|(c, _)| *c != id)) {
-                        let e = engine::find(&id).ok().map(|c| {
-                            points.with_value(|pts| (
+                        let e = engine::find(&id).ok().and_then(|c| {
+                            points.value.with(|pts| pts.as_ref().map(|pts| (
                                 engine::uncertainty::errors(pts, engine::calibration::Family::Training, &c),
                                 engine::uncertainty::errors(pts, engine::calibration::Family::Serving, &c),
-                            ))
+                            )))
                         });
                         errors.set_value(e.map(|e| (id.clone(), e)));
                     }
@@ -202,7 +197,7 @@ pub fn WorkloadPage() -> impl IntoView {
                         })
                     };
                     let money = |x: f64| format!("${}", sig(x, 3));
-                    let usd = |x: f64| if x >= 1e6 { format!("${}M", sig(x / 1e6, 3)) } else { format!("${}", thousands(x)) };
+                    let usd = |x: f64| crate::widgets::usd(x);
                     let days = |x: f64| sig(x / 86_400.0, 3);
                     let pct = |x: f64| sig(x * 100.0, 3);
                     let count = |x: f64| thousands(x);
@@ -376,14 +371,16 @@ pub fn WorkloadPage() -> impl IntoView {
             <div class="deferred" class:updating=move || step.updating.get()>
                 {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}
             </div>
-            <super::serving::ServingCurves job=job/>
-            <super::serving::ApiBeside job=job report=report/>
-            <LayoutSearchPanel job=job/>
-            <LinkReadingCard job=job report=report/>
-            <BreakEven job=job report=report/>
-            <Platforms job=job report=report reports=reports/>
-            <Claims/>
-            <RunCalibration points=points/>
+            <crate::defer::Later>
+                <super::serving::ServingCurves job=job/>
+                <super::serving::ApiBeside job=job report=report/>
+                <LayoutSearchPanel job=job/>
+                <LinkReadingCard job=job report=report/>
+                <BreakEven job=job report=report/>
+                <Platforms job=job report=report reports=reports/>
+                <Claims/>
+            </crate::defer::Later>
+            {move || points.value.with(|p| p.clone().map(|points| view! { <RunCalibration points=points/> }))}
         </section>
     }
 }

@@ -78,10 +78,9 @@ pub(super) fn Claims() -> impl IntoView {
 #[component]
 pub(super) fn RunCalibration(
     /// The calibration set, evaluated once for the page.
-    points: StoredValue<Vec<engine::calibration::RunPoint>>,
+    points: Vec<engine::calibration::RunPoint>,
 ) -> impl IntoView {
     use engine::calibration::{Metric, Role, TOLERANCE};
-    let points = points.get_value();
     let count = |id: &str| points.iter().filter(|p| p.role.id() == id).count();
     let outside = points
         .iter()
