@@ -621,7 +621,18 @@ test('compare: kept scenarios survive a reload, sit side by side, and the waterf
   await page.waitForSelector('#compare-example');
   assert.equal(await page.locator('#compare-table thead th').count(), 4);
   assert.ok(await page.$('#waterfall'));
-  assert.match(await page.textContent('#compare-table thead'), /hgx-h100-8.*gb200-nvl72/s);
+  // Headed by platform names, with what each scenario is, formatted for a reader, under a
+  // memo's title, date and one-line answer.
+  assert.match(await page.textContent('#compare-table thead'), /H100.*GB200/s);
+  const rows = await page.$$eval('#compare-table tbody th', (ths) => ths.map((t) => t.textContent));
+  for (const r of ['platform', 'model', 'format', 'price basis']) assert.ok(rows.includes(r), rows.join('|'));
+  assert.match(await page.textContent('#compare-table tbody'), /as of 20\d\d-\d\d/);
+  const runCost = await page.$eval('#compare-table tbody tr:has(th:text-is("cost of the run ($)")) td', (td) => td.textContent);
+  assert.match(runCost, /^\$[\d.]+ [MB]|^\$[\d,]+$/, runCost);
+  assert.match(await page.$eval('#compare-table tbody tr:has(th:text-is("MFU")) td', (td) => td.textContent), /^\d+(\.\d+)?%$/);
+  assert.match(await page.textContent('#memo-title'), /against/);
+  assert.match(await page.textContent('.memo-date'), /Prepared 20\d\d-\d\d-\d\d/);
+  assert.match(await page.textContent('#memo-conclusion'), /cheaper than/);
   await page.fill('input[name=cname]', 'Trn2 UltraServer');
   await page.click('button:has-text("Keep the current scenario")');
   await page.fill('input[name=clink]', srv.url + '?v=2&page=workload&wsys=gb300-nvl72&wnodes=1&wdtype=fp8');
@@ -910,7 +921,7 @@ test('your own model: a pasted config.json is counted, priced, and travels in th
   await fresh.waitForSelector('.compare-page');
   await fresh.click('button:has-text("Keep the current scenario")');
   await fresh.waitForSelector('#compare-table');
-  assert.match(await fresh.textContent('.saved-list'), /hgx-h100-8 × 8 · Mixtral 8x7B/);
+  assert.match(await fresh.textContent('.saved-list'), /8 × HGX H100 · Mixtral 8x7B/);
   // A config with a mistyped field is refused, naming the field; the model stays.
   await page.fill('textarea[name=wconfig]', '{"hidden_size": "big"}');
   await page.click('button:has-text("Use this model")');

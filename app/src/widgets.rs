@@ -375,3 +375,50 @@ pub fn InputsFold(
         </div>
     }
 }
+
+/// Dollars as a budget reads them: `$3.46 M` from a million, `$12,345` from a thousand, and
+/// three significant figures below (`$4.21`, `$0.0312`).
+#[must_use]
+pub fn usd(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let (sign, a) = if x < 0.0 { ("−", -x) } else { ("", x) };
+    if a >= 1e9 {
+        format!("{sign}${} B", engine::units::sig(a / 1e9, 3))
+    } else if a >= 1e6 {
+        format!("{sign}${} M", engine::units::sig(a / 1e6, 3))
+    } else if a >= 1e3 {
+        format!("{sign}${}", thousands(a))
+    } else {
+        format!("{sign}${}", engine::units::sig(a, 3))
+    }
+}
+
+/// A compared figure in its own unit: `$3.46 M`, `105.9 days`, `62%`, `1,234 tokens/s`.
+#[must_use]
+pub fn figure_text(f: &engine::compare::Figure) -> String {
+    use engine::compare::Unit;
+    use engine::units::sig;
+    if !f.value.is_finite() {
+        return "—".into();
+    }
+    match f.unit {
+        Unit::Count => thousands(f.value),
+        Unit::PerSecond => format!("{}/s", thousands(f.value)),
+        Unit::Share => format!("{}%", sig(f.value * 100.0, 3)),
+        Unit::Days => format!("{:.1} days", f.value),
+        Unit::Usd => usd(f.value),
+        Unit::Kw => format!("{} kW", thousands(f.value)),
+        Unit::Joules => format!("{} J", sig(f.value, 3)),
+    }
+}
+
+/// Today's date in this browser, `2026-11-27`.
+#[must_use]
+pub fn today() -> String {
+    String::from(js_sys::Date::new_0().to_iso_string())
+        .get(..10)
+        .unwrap_or("")
+        .to_string()
+}

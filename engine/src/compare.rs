@@ -165,6 +165,26 @@ pub fn import(entries: &[(String, String)], room: usize) -> (Vec<Saved>, Vec<Str
     (out, problems)
 }
 
+/// What a headline figure counts, so each reads in its own unit ("$3.46 M", "105.9 days",
+/// "62%").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A whole number of things.
+    Count,
+    /// A rate per second.
+    PerSecond,
+    /// A fraction of one, read as a percentage.
+    Share,
+    /// Days.
+    Days,
+    /// US dollars.
+    Usd,
+    /// Kilowatts.
+    Kw,
+    /// Joules.
+    Joules,
+}
+
 /// One headline figure of a scenario, lower is better unless `higher_is_better`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
@@ -174,6 +194,8 @@ pub struct Figure {
     pub value: f64,
     /// Whether more is better.
     pub higher_is_better: bool,
+    /// What it counts.
+    pub unit: Unit,
 }
 
 /// The job's headline figures, in a fixed order.
@@ -188,38 +210,77 @@ pub fn headline(job: &Job) -> Result<Vec<Figure>, String> {
 /// [`headline`] of a report already evaluated.
 #[must_use]
 pub fn headline_of(r: &JobReport) -> Vec<Figure> {
-    let f = |label, value, higher_is_better| Figure {
+    use Unit::{Count, Days, Joules, Kw, PerSecond, Share, Usd};
+    let f = |label, value, higher_is_better, unit| Figure {
         label,
         value,
         higher_is_better,
+        unit,
     };
     alloc::vec![
-        f("chips", f64::from(r.chips), false),
-        f("tokens per second (training)", r.train.tokens_per_s, true),
-        f("MFU", r.train.mfu, true),
-        f("time to train (days)", r.time_s / 86_400.0, false),
-        f("$ per chip-hour", r.usd_per_chip_hour.value, false),
-        f("cost of the run ($)", r.cost_usd, false),
-        f("training $ per million tokens", r.train_usd_per_mtok, false),
+        f("chips", f64::from(r.chips), false, Count),
+        f(
+            "tokens per second (training)",
+            r.train.tokens_per_s,
+            true,
+            PerSecond
+        ),
+        f("MFU", r.train.mfu, true, Share),
+        f("time to train (days)", r.time_s / 86_400.0, false, Days),
+        f("$ per chip-hour", r.usd_per_chip_hour.value, false, Usd),
+        f("cost of the run ($)", r.cost_usd, false, Usd),
+        f(
+            "training $ per million tokens",
+            r.train_usd_per_mtok,
+            false,
+            Usd
+        ),
         f(
             "serving $ per million tokens",
             r.infer_usd_per_mtok.unwrap_or(f64::NAN),
-            false
+            false,
+            Usd
         ),
         f(
             "$ per achieved PFLOP-hour",
             r.usd_per_pflop_hour_achieved,
-            false
+            false,
+            Usd
         ),
-        f("facility power (kW)", r.facility_w / 1e3, false),
-        f("energy per token (J)", r.joules_per_token, false),
-        f("goodput with failures", r.failures.goodput, true),
-        f("days to train with failures", r.real_days, false),
+        f("facility power (kW)", r.facility_w / 1e3, false, Kw),
+        f("energy per token (J)", r.joules_per_token, false, Joules),
+        f("goodput with failures", r.failures.goodput, true, Share),
+        f("days to train with failures", r.real_days, false, Days),
         f(
             "spare chips held for repairs",
             r.failures.spare_chips,
-            false
+            false,
+            Count
         ),
+    ]
+}
+
+/// What a scenario is, in words, for the rows above its figures: its platform, model,
+/// format and the price basis with the date its rate held.
+#[must_use]
+pub fn setting_rows(job: &Job, r: &JobReport) -> Vec<(&'static str, String)> {
+    let system = crate::system::find(&job.system).map_or(job.system.clone(), |s| s.name.into());
+    let model = crate::workload::find_model(&job.model).map_or(job.model.clone(), |m| m.name);
+    let p = &r.price;
+    // The basis asked for ("on-demand prices as of 2026-07"), and the rate's own when it
+    // stands on another.
+    let basis = match p.basis {
+        Some(b) if p.fell_back => {
+            format!("{b}; this platform's rate: {}, as of {}", p.kind, p.as_of)
+        }
+        Some(b) => format!("{b}"),
+        None => p.kind.into(),
+    };
+    alloc::vec![
+        ("platform", format!("{} × {system}", job.nodes)),
+        ("model", model),
+        ("format", job.dtype.label().into()),
+        ("price basis", basis),
     ]
 }
 
@@ -508,12 +569,16 @@ pub fn key_figures_of(job: &Job, r: &JobReport) -> Result<Vec<KeyFigure>, String
     Ok(out)
 }
 
-/// The name a scenario is kept under when its user gives none: its platform by name, the
-/// nodes, and the model by name.
+/// The name a scenario is kept under when its user gives none: the nodes, its platform by
+/// name, and the model by name.
 #[must_use]
 pub fn default_name(s: &Scenario) -> String {
     let job = &s.job;
-    let system = crate::system::find(&job.system).map_or(job.system.clone(), |x| x.name.into());
+    // The platform's name without its parenthesis (the instance, the chips a node): the
+    // heading stays short, and the memo's rows say the rest.
+    let system = crate::system::find(&job.system).map_or(job.system.clone(), |x| {
+        x.name.split(" (").next().unwrap_or(x.name).into()
+    });
     let model = crate::workload::find_model(&job.model).map_or(job.model.clone(), |m| m.name);
     crate::scenario::compared::clean_name(&format!("{} × {system} · {model}", job.nodes))
 }
@@ -557,6 +622,30 @@ pub fn scenario_of(saved: &Saved) -> Result<Scenario, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A memo's rows say what each scenario is, in names, with its price basis dated; a
+    /// Compare link names each scenario by its platform and model.
+    #[test]
+    fn a_scenario_reads_in_names_and_dated_prices() {
+        let s = Scenario::default();
+        let r = evaluate(&s.job).unwrap();
+        let rows = setting_rows(&s.job, &r);
+        let get = |k: &str| rows.iter().find(|(l, _)| *l == k).unwrap().1.clone();
+        assert_eq!(get("platform"), "4 × Trn2 UltraServer (64 chips)");
+        assert_eq!(get("model"), "Llama 3 70B");
+        assert_eq!(get("format"), "BF16");
+        let basis = get("price basis");
+        assert!(basis.contains(" as of 20"), "{basis}");
+        assert_eq!(default_name(&s), "4 × Trn2 UltraServer · Llama 3 70B");
+        let units: Vec<Unit> = headline_of(&r).iter().map(|f| f.unit).collect();
+        assert_eq!(units[2], Unit::Share, "MFU");
+        assert_eq!(units[5], Unit::Usd, "cost of the run");
+        let link = compare_link(&[s.clone(), s]);
+        let (back, notes) = Scenario::from_query(&link);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(back.compared.len(), 2);
+        assert_eq!(back.page, crate::scenario::Page::Compare);
+    }
 
     #[test]
     fn the_store_survives_corruption_and_size() {

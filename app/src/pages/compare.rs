@@ -288,9 +288,8 @@ fn worked_example() -> Vec<Saved> {
     };
     let j = &base.job;
     let chips = engine::system::find(&j.system).map_or(64, |s| s.chips() * j.nodes);
-    // Short names: the waterfall labels its first bar with the first.
     let mut out = vec![Saved {
-        name: format!("{} × {} (default)", j.system, j.nodes),
+        name: compare::default_name(&base),
         query: base.to_query(),
     }];
     for id in ["hgx-h100-8", "gb200-nvl72"] {
@@ -301,7 +300,7 @@ fn worked_example() -> Vec<Saved> {
         let mut s = base.clone();
         s.job = j.moved_to(id, nodes);
         out.push(Saved {
-            name: format!("{} × {nodes}", sys.id),
+            name: compare::default_name(&s),
             query: s.to_query(),
         });
     }
@@ -334,13 +333,60 @@ fn comparison(list: &[Saved]) -> String {
             }
         }
     }
-    let mut h = String::from(
+    // A memo's head: what is compared, when, and the answer in a line.
+    let mut h = String::from(r#"<header class="memo-head">"#);
+    let _ = write!(
+        h,
+        r#"<h2 id="memo-title">{}</h2><p class="memo-date">Prepared {} with accelscope (link version {}); every figure is the model's, sourced on the Workload page.</p>"#,
+        escape(&match cols.len() {
+            1 => format!("Training and serving cost: {}", cols[0].0),
+            _ => format!(
+                "Training and serving cost: {} against {}",
+                cols[0].0,
+                cols[1..].iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
+            ),
+        }),
+        escape(&crate::widgets::today()),
+        engine::scenario::VERSION
+    );
+    if let (Some(Some((a, ra))), Some(Some((b, rb)))) = (jobs.first(), jobs.get(1)) {
+        let _ = write!(
+            h,
+            r#"<p class="memo-conclusion" id="memo-conclusion">{}</p>"#,
+            escape(&conclusion((cols[0].0, a, ra), (cols[1].0, b, rb)))
+        );
+    }
+    h.push_str("</header>");
+    h.push_str(
         r#"<div class="table-wrap"><table class="grid" id="compare-table"><thead><tr><th scope="col">figure</th>"#,
     );
     for (name, _) in &cols {
         let _ = write!(h, r#"<th scope="col">{}</th>"#, escape(name));
     }
     h.push_str("</tr></thead><tbody>");
+    // What each scenario is, before what it costs.
+    let settings: Vec<Option<Vec<(&str, String)>>> = jobs
+        .iter()
+        .map(|j| j.as_ref().map(|(job, r)| compare::setting_rows(job, r)))
+        .collect();
+    let labels = settings
+        .iter()
+        .flatten()
+        .next()
+        .map(|s| s.iter().map(|(l, _)| *l).collect::<Vec<_>>())
+        .unwrap_or_default();
+    for (k, label) in labels.iter().enumerate() {
+        let _ = write!(h, r#"<tr class="setting"><th scope="row">{label}</th>"#);
+        for s in &settings {
+            match s {
+                Some(s) => {
+                    let _ = write!(h, "<td>{}</td>", escape(&s[k].1));
+                }
+                None => h.push_str("<td class=\"na\">cannot run</td>"),
+            }
+        }
+        h.push_str("</tr>");
+    }
     let rows = cols
         .iter()
         .find_map(|(_, f)| f.as_ref().map(Vec::len))
@@ -358,7 +404,7 @@ fn comparison(list: &[Saved]) -> String {
                 continue;
             };
             let fig = &f[r];
-            let mut cell = engine::units::sig(fig.value, 4);
+            let mut cell = crate::widgets::figure_text(fig);
             let mut class = "";
             if let (Some(b), true) = (base, i > 0) {
                 if b.is_finite() && fig.value.is_finite() && b != 0.0 {
@@ -401,6 +447,37 @@ fn comparison(list: &[Saved]) -> String {
     }
     h.push_str(&sources_html(&picked, &jobs));
     h
+}
+
+/// The answer in a line: which of the first two trains the job cheaper per million tokens,
+/// by how much and on what prices, and on how many published bases the order holds.
+fn conclusion(
+    (an, a, ra): (&str, &engine::job::Job, &engine::job::JobReport),
+    (bn, b, rb): (&str, &engine::job::Job, &engine::job::JobReport),
+) -> String {
+    let verdicts = engine::job::basis_verdicts(a, ra, b, rb);
+    if let Some(s) = ra
+        .price
+        .basis
+        .and_then(|on| engine::job::verdict_sentence(an, bn, on, &verdicts))
+    {
+        return s;
+    }
+    let (x, y) = (ra.train_usd_per_mtok, rb.train_usd_per_mtok);
+    if !(x.is_finite() && y.is_finite() && x > 0.0 && y > 0.0) {
+        return format!("{an} and {bn} cannot both train this job.");
+    }
+    let (cheap, dear, lo, hi) = if x <= y {
+        (an, bn, x, y)
+    } else {
+        (bn, an, y, x)
+    };
+    format!(
+        "{cheap} trains this job {:.0}% cheaper than {dear} per million tokens ({} against {}), each at its own price.",
+        (1.0 - lo / hi) * 100.0,
+        crate::widgets::usd(lo),
+        crate::widgets::usd(hi)
+    )
 }
 
 /// Names and links of a scenario file, or what is wrong with it.
