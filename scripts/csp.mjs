@@ -40,6 +40,19 @@ const preload = `<script>(() => {
 html = html.replace(/<script>\(\(\) => \{\n  const p = new URLSearchParams[\s\S]*?<\/script>\s*/g, '');
 if (!html.includes('</head>')) throw new Error('csp.mjs: no </head> to put the page preload before');
 html = html.replace('</head>', `  ${preload}\n  </head>`);
+// Chromium ignores integrity on a preload of a fetch (the wasm) and warns each load that it
+// does; the module that fetches it is held to its own hash.
+html = html.replace(/(<link rel="preload"[^>]*?) integrity="[^"]*"([^>]*\bas="fetch")/g, '$1$2');
+// Trunk's worker loader calls wasm-bindgen's initialisation the deprecated way (a bare path),
+// which warns in the console each time a worker starts.
+const loader = join(dir, 'worker_loader.js');
+if (existsSync(loader)) {
+  const js = readFileSync(loader, 'utf8').replace(
+    /wasm_bindgen\((["'][^"']+["'])\)/,
+    'wasm_bindgen({ module_or_path: $1 })',
+  );
+  writeFileSync(loader, js);
+}
 const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
   (m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
 );

@@ -748,6 +748,36 @@ test('compare: the CLI\'s link carries the comparison to a fresh phone, and Back
   assert.deepEqual(page.errors, []);
 });
 
+test('no warnings from the app\'s own code on any page, and a skip link past the navigation', async () => {
+  const warnings = [];
+  for (const q of ['?', '?page=roofline', '?page=workload', '?page=compare', '?page=kernels', '?page=learn']) {
+    // Listening from before the page loads: the loader's and the preloads' warnings count.
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await ctx.newPage();
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(`${q}: ${m.text()}`);
+      if (m.type() === 'error') page.errors.push(m.text());
+    });
+    await page.goto(srv.url + q);
+    await page.waitForSelector('main h1');
+    await page.waitForSelector('.lazy-loading', { state: 'detached', timeout: 30000 });
+    // The Kernels page starts its worker: its start must not warn either.
+    if (q === '?page=kernels') await page.waitForSelector('.kresult', { timeout: 30000 });
+    await page.waitForTimeout(300);
+    if (q === '?') {
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip');
+      assert.ok(await page.locator('a.skip').isVisible());
+      assert.equal(await page.getAttribute('a.skip', 'href'), '#main');
+    }
+    assert.deepEqual(page.errors, []);
+    await ctx.close();
+  }
+  assert.deepEqual(warnings, []);
+});
+
 test('kernels: a hostile link is read with notices and nothing runs away', async () => {
   const page = await open('?page=kernels&kern=fft&km=1e103&kin=fp7&kins=b0e8m0&kseed=-1&dev=cpu1:NaN,1');
   const notice = await page.textContent('.notice');
@@ -1353,6 +1383,23 @@ test('learn: the lessons are listed, each is its own link, and an exercise is ma
   await ex.locator('input').fill(answer);
   await ex.locator('button[type=submit]').click();
   assert.equal(await ex.getAttribute('data-state'), 'right');
+  assert.match(await page.textContent('#learn-progress'), /^1 exercise solved/);
+  // Each exercise keeps its own answer: another lesson opens clean, and this one's comes back.
+  await page.click(`nav.lessons li[data-lesson="${ids[1]}"] a`);
+  await page.waitForSelector(`article.lesson[data-lesson="${ids[1]}"]`);
+  assert.deepEqual(await page.$$eval('.exercise input', (is) => is.map((i) => i.value).filter(Boolean)), []);
+  await page.click(`nav.lessons li[data-lesson="${ids[0]}"] a`);
+  await page.waitForSelector(`article.lesson[data-lesson="${ids[0]}"]`);
+  assert.equal(await page.locator('.exercise').first().locator('input').inputValue(), answer);
+  // Solved is what the latest answer says: a wrong one after the right one takes it back.
+  const again = page.locator('.exercise').first();
+  await again.locator('input').fill('1');
+  await again.locator('button[type=submit]').click();
+  assert.equal(await again.getAttribute('data-state'), 'wrong');
+  assert.equal(await again.locator('.solved-mark').count(), 0);
+  assert.match(await page.textContent('#learn-progress'), /^0 exercises solved/);
+  await again.locator('input').fill(answer);
+  await again.locator('button[type=submit]').click();
   assert.match(await page.textContent('#learn-progress'), /^1 exercise solved/);
   // Another lesson is its own link; progress survives a reload.
   await page.click(`nav.lessons li[data-lesson="${ids[2]}"] a`);

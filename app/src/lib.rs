@@ -50,6 +50,7 @@ pub fn App() -> impl IntoView {
     };
     view! {
         {move || (!embed.get()).then(|| view! {
+            <a class="skip" href="#main">"Skip to the content"</a>
             <header class="top">
                 <a class="brand" href="?">"accel"<b>"scope"</b></a>
                 <Nav/>

@@ -46,6 +46,9 @@ fn href(s: &Scenario) -> String {
 pub fn LearnPage() -> impl IntoView {
     let sc = use_scenario();
     let solved = RwSignal::new(load_solved());
+    // What was typed into each exercise, by its id: a lesson opens with its own answers, never
+    // another's.
+    let answers = Answers(RwSignal::new(Vec::new()));
     let open = Memo::new(move |_| {
         sc.with(|s| {
             if s.lesson.is_empty() {
@@ -109,7 +112,7 @@ pub fn LearnPage() -> impl IntoView {
                 {move || {
                     let id = open.get();
                     match learn::find(&id) {
-                        Some(l) => view! { <LessonView lesson=l solved=solved/> }.into_any(),
+                        Some(l) => view! { <LessonView lesson=l solved=solved answers=answers/> }.into_any(),
                         None => view! { <p class="error">"This lesson cannot be worked out with today's catalog."</p> }.into_any(),
                     }
                 }}
@@ -120,7 +123,11 @@ pub fn LearnPage() -> impl IntoView {
 
 /// One lesson: its text, its live view, links and exercises.
 #[component]
-fn LessonView(lesson: learn::Lesson, solved: RwSignal<Vec<String>>) -> impl IntoView {
+fn LessonView(
+    lesson: learn::Lesson,
+    solved: RwSignal<Vec<String>>,
+    answers: Answers,
+) -> impl IntoView {
     let mut embedded = lesson.view.clone();
     embedded.embed = true;
     let body = lesson
@@ -137,7 +144,7 @@ fn LessonView(lesson: learn::Lesson, solved: RwSignal<Vec<String>>) -> impl Into
         .exercises
         .into_iter()
         .enumerate()
-        .map(|(i, e)| view! { <ExerciseView n=i + 1 exercise=e solved=solved/> })
+        .map(|(i, e)| view! { <ExerciseView n=i + 1 exercise=e solved=solved answers=answers/> })
         .collect_view();
     view! {
         <article class="lesson card" data-lesson=lesson.id id="lesson">
@@ -158,10 +165,19 @@ fn LessonView(lesson: learn::Lesson, solved: RwSignal<Vec<String>>) -> impl Into
     }
 }
 
+/// What was typed into each exercise, by the exercise's id.
+#[derive(Clone, Copy)]
+struct Answers(RwSignal<Vec<(String, String)>>);
+
 /// An exercise: the question, an answer field checked against the model's answer, a hint
 /// after a wrong answer and the worked answer behind a click.
 #[component]
-fn ExerciseView(n: usize, exercise: Exercise, solved: RwSignal<Vec<String>>) -> impl IntoView {
+fn ExerciseView(
+    n: usize,
+    exercise: Exercise,
+    solved: RwSignal<Vec<String>>,
+    answers: Answers,
+) -> impl IntoView {
     let id = exercise.id.clone();
     let done = {
         let id = id.clone();
@@ -169,14 +185,40 @@ fn ExerciseView(n: usize, exercise: Exercise, solved: RwSignal<Vec<String>>) -> 
     };
     // The last answer's verdict, or none yet.
     let verdict = RwSignal::new(None::<Verdict>);
-    let text = RwSignal::new(String::new());
+    // This exercise's own answer: what was typed into it before, else nothing.
+    let text = RwSignal::new(answers.0.with_untracked(|a| {
+        a.iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }));
+    let keep = {
+        let id = id.clone();
+        move |v: String| {
+            answers
+                .0
+                .update(|a| match a.iter_mut().find(|(k, _)| *k == id) {
+                    Some(slot) => slot.1 = v,
+                    None => a.push((id.clone(), v)),
+                });
+        }
+    };
     let e = StoredValue::new(exercise.clone());
     let check = {
         let id = id.clone();
         move || {
             let v = e.with_value(|e| e.check(&text.get_untracked()));
-            if v == Verdict::Right && !solved.with_untracked(|s| s.contains(&id)) {
-                solved.update(|s| s.push(id.clone()));
+            // Solved is what the latest answer says: right adds it, anything else takes it
+            // back.
+            let was = solved.with_untracked(|s| s.contains(&id));
+            if (v == Verdict::Right) != was {
+                solved.update(|s| {
+                    if was {
+                        s.retain(|x| *x != id);
+                    } else {
+                        s.push(id.clone());
+                    }
+                });
                 solved.with_untracked(|s| save_solved(s));
             }
             verdict.set(Some(v));
@@ -207,7 +249,12 @@ fn ExerciseView(n: usize, exercise: Exercise, solved: RwSignal<Vec<String>>) -> 
                 <label for=field.clone() class="sr-only">"Your answer"</label>
                 <input type="text" id=field name="answer" inputmode="decimal" autocomplete="off"
                     placeholder="your answer"
-                    on:input=move |ev| text.set(event_target_value(&ev))/>
+                    prop:value=move || text.get()
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        keep(v.clone());
+                        text.set(v);
+                    }/>
                 <span class="unit">{exercise.unit}</span>
                 <button type="submit">"Check"</button>
                 <span class="small-note">{format!("({})", exercise.tolerance_text())}</span>

@@ -115,11 +115,13 @@ pub(super) fn Tornado(
 }
 
 /// Platforms compared on the same job at about the same chip count.
-pub(super) const PLATFORMS: [&str; 5] = [
+pub(super) const PLATFORMS: [&str; 7] = [
     "trn2-ultra-64",
     "trn3-ultra-144",
     "hgx-h100-8",
+    "hgx-h200-8",
     "hgx-b200-8",
+    "gb200-nvl72",
     "gb300-nvl72",
 ];
 
