@@ -123,8 +123,13 @@ pub fn draw<DB: DrawingBackend>(
         Metric::Time => "Time",
         Metric::Busbw => "Bus bandwidth (B/s)",
     };
+    // As many size labels as fit side by side (about 70 px each): a phone's axis reads
+    // "1kB  1MB  1GB", never "10kB100kB1MB".
+    let width = f64::from(area.dim_in_pixel().0) / scale.max(1e-9);
+    let x_labels = (width / 70.0).clamp(3.0, 12.0) as usize;
     chart
         .configure_mesh()
+        .x_labels(x_labels)
         .x_desc("Message size (nccl-tests convention)")
         .y_desc(ydesc)
         .x_label_formatter(&|v| engine::units::si(*v, "B").replace(' ', ""))

@@ -102,15 +102,16 @@ fn roofline_svg(core: &Core, r: &Run, dtype: engine::Dtype) -> String {
     }
     let _ = write!(
         s,
-        r#"<text x="{:.1}" y="{}" text-anchor="middle">FLOP per HBM byte</text><text x="{}" y="{:.1}" text-anchor="end">{}</text><text x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
+        r#"<text x="{:.1}" y="{}" text-anchor="middle">FLOP per HBM byte</text><text x="{}" y="{:.1}" text-anchor="end">{}</text><text x="{}" y="{:.1}" text-anchor="end">{}</text><text transform="translate(9 {:.1}) rotate(-90)" text-anchor="middle">TFLOP/s</text>"#,
         l + (w - l) / 2.0,
         h - 2.0,
         l - 3.0,
         py(peak) + 3.0,
-        sig(peak / 1e12, 3) + "T",
+        sig(peak / 1e12, 3),
         l - 3.0,
         py(peak / 100.0) + 3.0,
-        sig(peak / 1e14, 3) + "T"
+        sig(peak / 1e14, 3),
+        (h - b) / 2.0 + 4.0
     );
     let ai = r.intensity();
     let _ = write!(

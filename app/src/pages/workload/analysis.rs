@@ -84,7 +84,23 @@ pub(super) fn Tornado(
                 }
             })
             .collect_view();
-        let h = bars.len() as f64 * row_h + 10.0;
+        // A numeric axis under the bars: the cost at the base and a half and a whole span
+        // either side, in $ per million tokens.
+        let axis_y = bars.len() as f64 * row_h + 8.0;
+        let h = axis_y + 34.0;
+        let ticks = [-1.0, -0.5, 0.0, 0.5, 1.0]
+            .into_iter()
+            .map(|k: f64| {
+                let x = 50.0 + k * 48.0;
+                let anchor = if k < -0.9 { "start" } else if k > 0.9 { "end" } else { "middle" };
+                view! {
+                    <line x1=format!("{x:.2}%") x2=format!("{x:.2}%") y1=axis_y y2=axis_y + 5.0 class="axis"/>
+                    <text x=format!("{x:.2}%") y=axis_y + 17.0 text-anchor=anchor class="tick">
+                        {format!("${}", sig(base + k * span, 3))}
+                    </text>
+                }
+            })
+            .collect_view();
         let data = chart_data(
             "tornado",
             "tornado-data",
@@ -103,8 +119,11 @@ pub(super) fn Tornado(
                 <h2>"What decides the cost per token"</h2>
                 <p class="small-note">{format!("Training $ per million tokens, base ${}; each input moved 20% down (light) and up (dark).", sig(base, 4))}</p>
                 <svg class="tornado" id="tornado" data-base=base width="100%" height=h role="img" aria-label="Tornado chart of the training cost per million tokens">
-                    <line x1="50%" x2="50%" y1="16" y2=h class="axis"/>
+                    <line x1="50%" x2="50%" y1="16" y2=axis_y class="axis"/>
                     {rows}
+                    <line x1="2%" x2="98%" y1=axis_y y2=axis_y class="axis"/>
+                    {ticks}
+                    <text x="50%" y=axis_y + 31.0 text-anchor="middle" class="tick">"training $ per million tokens"</text>
                 </svg>
                 <div inner_html=data></div>
             </div>
