@@ -27,19 +27,7 @@ pub const MAX_QUERY: usize = 4096;
 /// [`MAX_NAME`] characters.
 #[must_use]
 pub fn clean_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if matches!(c, '|' | '\t' | '\n' | '\r') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .filter(|c| !c.is_control())
-        .take(MAX_NAME)
-        .collect::<String>()
-        .trim()
-        .into()
+    crate::workload::custom::clean_text(name, &['|', '\t', '\n', '\r'], MAX_NAME)
 }
 
 /// One compared scenario as a `cmp` value holds it: `name|query`.

@@ -60,16 +60,17 @@ fn bad(what: String) -> WorkloadError {
 /// A name safe inside a spec: no separators or control characters, at most [`MAX_NAME`].
 #[must_use]
 pub fn clean_name(name: &str) -> String {
+    clean_text(name, &[';', '&', '=', '%'], MAX_NAME)
+}
+
+/// `name` with each of `separators` made a space, control characters dropped, at most `max`
+/// characters, trimmed: a name that cannot break the format it sits in.
+#[must_use]
+pub(crate) fn clean_text(name: &str, separators: &[char], max: usize) -> String {
     name.chars()
-        .map(|c| {
-            if matches!(c, ';' | '&' | '=' | '%') {
-                ' '
-            } else {
-                c
-            }
-        })
+        .map(|c| if separators.contains(&c) { ' ' } else { c })
         .filter(|c| !c.is_control())
-        .take(MAX_NAME)
+        .take(max)
         .collect::<String>()
         .trim()
         .to_string()
