@@ -748,6 +748,19 @@ test('compare: the CLI\'s link carries the comparison to a fresh phone, and Back
   assert.deepEqual(page.errors, []);
 });
 
+test('workload: the defaults note quotes the efficiencies the engine uses, for the link\'s model version', async () => {
+  const now = await open('?page=workload');
+  const today = await now.textContent('#job-defaults');
+  assert.match(today, /H100 \d+\.\d%, B200 \d+\.\d%, GB200 \d+\.\d%/);
+  assert.ok(!today.includes('?'), today);
+  // A link of an older model version keeps the Trainium fit it was made with.
+  const old = await open('?v=8&page=workload');
+  const before = await old.textContent('#job-defaults');
+  const fit = (t) => Number(t.match(/Trainium's (\d+\.\d)%/)[1]);
+  assert.ok(fit(today) > fit(before), `${fit(today)} vs ${fit(before)}`);
+  assert.deepEqual([...now.errors, ...old.errors], []);
+});
+
 test('no warnings from the app\'s own code on any page, and a skip link past the navigation', async () => {
   const warnings = [];
   for (const q of ['?', '?page=roofline', '?page=workload', '?page=compare', '?page=kernels', '?page=learn']) {

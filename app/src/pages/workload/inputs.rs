@@ -226,10 +226,30 @@ pub(super) fn Inputs() -> impl IntoView {
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <p class="small-note" id="job-defaults">
-                "Defaults: BF16 matmuls at the chip's measured maximum (H100 80.3%, B200 77.6%, GB200 72.9% of peak; ml-engineering's MAMF table); "
-                "Trainium's 67% is fitted to the Trn1 GPT-3 175B run and checked against three other Trn1 runs. Narrower formats reach less of their own peak: "
-                "FP8 at the measured FP8 maximum (H100 70.9%), FP4 assumed alike; attention, the output head and elementwise work stay in BF16 and casts to FP8 are costed. "
-                "Serving kernels reach 0.80 of that rate, fitted to NVIDIA's MLPerf v4.1 H200 Llama 2 70B result; requests of 1,024 prompt and 256 output tokens are an assumption. "
+                {move || {
+                    // The figures as the engine holds them, for the job's model version.
+                    let version = sc.with(|s| s.job.model_version);
+                    let pct = |chip: &str, d: engine::Dtype| {
+                        engine::find(chip).map_or_else(|_| "?".into(), |c| {
+                            let e = if c.id.starts_with("trn") {
+                                engine::efficiency::default_bf16_at(&c, version).value
+                            } else {
+                                let m = engine::efficiency::matmul(&c, d);
+                                m.large(m.bf16.value)
+                            };
+                            format!("{:.1}%", e * 100.0)
+                        })
+                    };
+                    format!(
+                        "Defaults: BF16 matmuls at the chip's measured maximum (H100 {}, B200 {}, GB200 {} of peak; ml-engineering's MAMF table); Trainium's {} is fitted to the Trn1 GPT-3 175B run and checked against three other Trn1 runs. Narrower formats reach less of their own peak: FP8 at the measured FP8 maximum (H100 {}), FP4 assumed alike; attention, the output head and elementwise work stay in BF16 and casts to FP8 are costed. Serving kernels reach {:.2} of that rate, fitted to NVIDIA's MLPerf v4.1 H200 Llama 2 70B result; requests of 1,024 prompt and 256 output tokens are an assumption. ",
+                        pct("h100-sxm", engine::Dtype::Bf16),
+                        pct("b200", engine::Dtype::Bf16),
+                        pct("gb200", engine::Dtype::Bf16),
+                        pct("trn1", engine::Dtype::Bf16),
+                        pct("h100-sxm", engine::Dtype::Fp8),
+                        engine::workload::SERVING_KERNEL_FACTOR
+                    )
+                }}
                 "Communication hidden behind compute: 10% on Trainium (dedicated collective cores), none on GPUs, assumptions bounded by the Trn1 GPT-3 calibration run. "
                 "Ownership: $1,000 networking per chip and an average draw of 80% of full load are assumptions. Ownership defaults are assumptions: 5 years, 8% cost of capital, PUE 1.2, $0.08/kWh, "
                 "$150 per kW-month of facility, 3% maintenance a year, and an all-in power per chip that includes its share of host and network."
