@@ -458,10 +458,15 @@ mod tests {
         assert!(with.compute.get() > without.compute.get() + head);
     }
 
-    fn llama70b_on(system: &str, nodes: u32, layout: Layout) -> (Cluster, Chip, TrainConfig) {
+    /// `nodes` of preset `system`, and its chip.
+    fn cluster_on(system: &str, nodes: u32) -> (Cluster, Chip) {
         let sys = find(system).unwrap();
         let chip = catalog::find(sys.chip).unwrap();
-        let cl = Cluster { system: sys, nodes };
+        (Cluster { system: sys, nodes }, chip)
+    }
+
+    fn llama70b_on(system: &str, nodes: u32, layout: Layout) -> (Cluster, Chip, TrainConfig) {
+        let (cl, chip) = cluster_on(system, nodes);
         let model = find_model("llama3-70b").unwrap();
         let mut cfg = TrainConfig::new(model, Dtype::Bf16, 1024, layout, 0.7);
         cfg.dp_overlap = 0.5;
@@ -618,12 +623,7 @@ mod tests {
     fn training_experts_come_from_kernels_measured_on_the_chip() {
         let qwen = "m:l48,d2048,h32,kv4,f6144,v151936,s4096,e128,k8,ef768,hd128,n:Qwen3-30B-A3B";
         let run = |system: &str, kernels: bool| {
-            let sys = find(system).unwrap();
-            let chip = catalog::find(sys.chip).unwrap();
-            let cl = Cluster {
-                system: sys,
-                nodes: 1,
-            };
+            let (cl, chip) = cluster_on(system, 1);
             let layout = Layout {
                 dp: 8,
                 ep: 8,
@@ -686,12 +686,7 @@ mod tests {
     /// and inside one node nothing changes.
     #[test]
     fn a_token_crosses_the_network_once_for_each_domain_of_its_experts() {
-        let sys = find("hgx-b200-8").unwrap();
-        let chip = catalog::find(sys.chip).unwrap();
-        let cl = Cluster {
-            system: sys,
-            nodes: 32,
-        };
+        let (cl, chip) = cluster_on("hgx-b200-8", 32);
         let l = Layout {
             pp: 8,
             dp: 32,
