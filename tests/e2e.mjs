@@ -791,6 +791,34 @@ test('no warnings from the app\'s own code on any page, and a skip link past the
   assert.deepEqual(warnings, []);
 });
 
+test('the minified stylesheet says what the source says, and a page\'s own rules arrive with its module', async () => {
+  const page = await open('?');
+  const href = await page.getAttribute('link[rel=stylesheet]', 'href');
+  const built = readFileSync(join(process.env.DIST ?? '../dist', href), 'utf8');
+  const source = readFileSync('../styles/main.css', 'utf8');
+  assert.ok(built.length < 0.9 * source.length, `minified ${built.length} of ${source.length} bytes`);
+  // The browser's reading of each, rule by rule: the same rules, in the same order.
+  const rules = (css) =>
+    page.evaluate((text) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(text);
+      return [...sheet.cssRules].map((r) => r.cssText);
+    }, css);
+  const [a, b] = [await rules(source), await rules(built)];
+  assert.ok(a.length > 100);
+  assert.deepEqual(b, a);
+  // The Topology page's rules are not in the first page's stylesheet; opening it adds them once.
+  assert.equal(await page.$('style#style-topology'), null);
+  for (const to of ['Topology', 'Chips', 'Topology']) {
+    await page.click(`nav a:has-text("${to}")`);
+    await page.waitForSelector(to === 'Chips' ? '#chips-table' : '#topology-svg');
+  }
+  assert.equal(await page.$$eval('style#style-topology', (s) => s.length), 1);
+  assert.equal(await page.$eval('.topo-grid', (e) => getComputedStyle(e).display), 'grid');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('kernels: a hostile link is read with notices and nothing runs away', async () => {
   const page = await open('?page=kernels&kern=fft&km=1e103&kin=fp7&kins=b0e8m0&kseed=-1&dev=cpu1:NaN,1');
   const notice = await page.textContent('.notice');

@@ -48,6 +48,24 @@ pub fn mount<V: IntoView + 'static>(
     MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(handle)));
 }
 
+/// Adds a page's own stylesheet to the document, once: rules only its page uses ship in its
+/// module, so the first page's stylesheet does not grow as pages are added.
+pub fn add_style(page: &str, css: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let id = format!("style-{page}");
+    if doc.get_element_by_id(&id).is_some() {
+        return;
+    }
+    let (Ok(style), Some(head)) = (doc.create_element("style"), doc.head()) else {
+        return;
+    };
+    style.set_id(&id);
+    style.set_text_content(Some(css));
+    let _ = head.append_child(&style);
+}
+
 /// Unmounts the page (dropping the handle removes its nodes and disposes its signals).
 pub fn unmount() {
     MOUNTED.with(|m| m.borrow_mut().take());
