@@ -1100,7 +1100,7 @@ test('disaggregated prefill and decode: the cheapest split, its KV trip, and co-
   const together = Number(await page.getAttribute('#disagg-answer', 'data-colocated'));
   assert.ok(split < together, `${split} against ${together}`);
   assert.equal(await page.getAttribute('#disagg-transfer', 'data-scale-up'), 'true');
-  assert.match(await page.textContent('#disagg-transfer'), /1\.25 GiB, travels inside the scale-up domain/);
+  assert.match(await page.textContent('#disagg-transfer'), /1\.342 GB, travels inside the scale-up domain/);
   // Prefill on B200 nodes, decode on a Trn2 UltraServer: the caches cross the network, and
   // the link keeps both pools.
   await page.selectOption('select[name=wpsys]', 'hgx-b200-8');
@@ -1503,6 +1503,14 @@ test('phone: the answer comes before the inputs, which fold into one line and op
   assert.equal(await page.locator('.inputs-fold .fold-body').isVisible(), false);
   await page.click('.inputs-fold .fold-toggle');
   assert.equal(await page.locator('.inputs-fold .fold-body').isVisible(), true);
+  // Opened, the inputs start at the top of the screen with their first field in view.
+  const atTop = async (p, bar, field) => {
+    await p.waitForFunction((s) => Math.abs(document.querySelector(s).getBoundingClientRect().top) < 2, bar, { timeout: 5000 }).catch(() => {});
+    const b = await p.locator(bar).first().boundingBox();
+    const f = await p.locator(field).first().boundingBox();
+    assert.ok(Math.abs(b.y) < 2 && f.y > 0 && f.y + f.height < phone.height, `bar at ${b.y}, field at ${f.y}`);
+  };
+  await atTop(page, '.inputs-fold', '.inputs-fold .fold-body select, .inputs-fold .fold-body input');
   assert.match(await page.textContent('.inputs-fold .fold-summary'), /HGX H100.*× 8/);
   // The Kernels page: its result before its form.
   const k = await open('?page=kernels&km=16&kn=16&kk=16', phone);
@@ -1512,10 +1520,14 @@ test('phone: the answer comes before the inputs, which fold into one line and op
   assert.equal(await k.locator('.kinputs').isVisible(), false);
   await k.click('button[data-act=fold]');
   assert.equal(await k.locator('.kinputs').isVisible(), true);
+  await atTop(k, '.kfold-bar', '.kinputs select, .kinputs input');
   // On a wide screen nothing folds.
   const wide = await open('?page=workload');
   assert.equal(await wide.locator('.inputs-fold .fold-body').isVisible(), true);
   assert.equal(await wide.locator('.inputs-fold .fold-bar').isVisible(), false);
+  // On a desktop screen the answer starts within the first screen, a row of it in view.
+  const cards = await wide.locator('#job-cards').boundingBox();
+  assert.ok(cards.y + 120 < 900, `the answer starts at ${cards.y} px`);
   assert.deepEqual([...page.errors, ...k.errors, ...wide.errors], []);
 });
 

@@ -10,6 +10,19 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// A corner of a chart's plotting area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corner {
+    /// Top left.
+    UpperLeft,
+    /// Top right.
+    UpperRight,
+    /// Bottom left.
+    LowerLeft,
+    /// Bottom right.
+    LowerRight,
+}
+
 /// One line of a legend.
 pub struct LegendEntry {
     /// Text.
@@ -20,7 +33,27 @@ pub struct LegendEntry {
     pub dashed: bool,
 }
 
-/// A boxed legend in a corner of `plot` (upper left, or lower right if `lower_right`).
+/// The pixels a polyline passes through, every few pixels along it: what a legend must not
+/// cover. `pts` are in the backend's coordinates; `origin` is the plotting area's top left.
+#[must_use]
+pub fn trace(pts: &[(i32, i32)], origin: (i32, i32)) -> Vec<(i32, i32)> {
+    let mut out = Vec::new();
+    for w in pts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let steps = ((b.0 - a.0).abs().max((b.1 - a.1).abs()) / 4).max(1);
+        for i in 0..steps {
+            out.push((
+                a.0 + (b.0 - a.0) * i / steps - origin.0,
+                a.1 + (b.1 - a.1) * i / steps - origin.1,
+            ));
+        }
+    }
+    out.extend(pts.last().map(|p| (p.0 - origin.0, p.1 - origin.1)));
+    out
+}
+
+/// A boxed legend in the corner of `plot` that covers the fewest of `avoid`'s pixels (the
+/// curves and marks, see [`trace`]), ties going to `prefer`'s order of corners.
 ///
 /// Laid out here rather than by plotters' series labels, which measure text through the DOM;
 /// this asks the backend, which can measure on the canvas.
@@ -32,7 +65,8 @@ pub fn draw_legend<DB: DrawingBackend>(
     entries: &[LegendEntry],
     font: &FontDesc<'_>,
     scale: f64,
-    lower_right: bool,
+    avoid: &[(i32, i32)],
+    prefer: [Corner; 4],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let px = |v: f64| (v * scale).round() as i32;
     let style = TextStyle::from(font.clone()).color(&BLACK);
@@ -44,12 +78,24 @@ pub fn draw_legend<DB: DrawingBackend>(
     let (pad, swatch) = (px(8.0), px(20.0));
     let w = pad * 2 + swatch + pad + text_w;
     let h = pad * 2 + line_h * entries.len() as i32;
-    let (x, y) = if lower_right {
-        let (pw, ph) = plot.dim_in_pixel();
-        (pw as i32 - w - pad, ph as i32 - h - pad)
-    } else {
-        (pad, pad)
+    let (pw, ph) = plot.dim_in_pixel();
+    let at = |c: Corner| match c {
+        Corner::UpperLeft => (pad, pad),
+        Corner::UpperRight => (pw as i32 - w - pad, pad),
+        Corner::LowerLeft => (pad, ph as i32 - h - pad),
+        Corner::LowerRight => (pw as i32 - w - pad, ph as i32 - h - pad),
     };
+    let covered = |(x, y): (i32, i32)| {
+        avoid
+            .iter()
+            .filter(|p| p.0 >= x && p.0 <= x + w && p.1 >= y && p.1 <= y + h)
+            .count()
+    };
+    let (x, y) = prefer
+        .iter()
+        .map(|c| at(*c))
+        .min_by_key(|xy| covered(*xy))
+        .unwrap_or((pad, pad));
     plot.draw(&Rectangle::new(
         [(x, y), (x + w, y + h)],
         WHITE.mix(0.88).filled(),

@@ -361,13 +361,27 @@ pub fn InputsFold(
     children: Children,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
+    let fold = NodeRef::<leptos::html::Div>::new();
+    // Opened, the inputs start at the top of the screen, their first field in view.
+    let toggle = move |_| {
+        open.update(|o| *o = !*o);
+        if open.get_untracked() {
+            // After the frame that lays the opened inputs out (the browser's scroll anchoring
+            // would otherwise move the page by their height).
+            request_animation_frame(move || {
+                if let Some(el) = fold.get_untracked() {
+                    el.scroll_into_view();
+                }
+            });
+        }
+    };
     view! {
-        <div class="inputs-fold" class:open=move || open.get()>
+        <div class="inputs-fold" class:open=move || open.get() node_ref=fold>
             <div class="fold-bar">
                 <span class="fold-summary">{summary}</span>
                 <button type="button" class="small fold-toggle"
                     aria-expanded=move || if open.get() { "true" } else { "false" }
-                    on:click=move |_| open.update(|o| *o = !*o)>
+                    on:click=toggle>
                     {move || if open.get() { "Done" } else { "Change inputs" }}
                 </button>
             </div>

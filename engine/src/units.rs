@@ -144,15 +144,17 @@ impl Bytes {
     pub const fn mb(n: f64) -> Self {
         Self(n * 1e6)
     }
-    /// Memory size in the unit its vendor would use: binary (`96 GiB`) when the value is a
-    /// whole number of MiB or GiB, decimal (`80 GB`) otherwise.
+    /// Memory size in GB (10⁹ bytes), the one unit of every memory figure (capacities and what
+    /// fills them alike, so they compare at a glance); a whole number of GiB, or of MiB under a
+    /// GiB, as a vendor may list it, follows in brackets: `103.1 GB (96 GiB)`, `80 GB`.
     #[must_use]
     pub fn display_memory(self) -> String {
-        let whole = [1_073_741_824.0, 1_048_576.0]
-            .iter()
-            .any(|u| self.0 >= *u && libm::fabs(self.0 / u - libm::round(self.0 / u)) < 1e-9);
+        let unit = [1_073_741_824.0, 1_048_576.0]
+            .into_iter()
+            .find(|u| self.0 >= *u);
+        let whole = unit.is_some_and(|u| libm::fabs(self.0 / u - libm::round(self.0 / u)) < 1e-9);
         if whole {
-            iec(self.0)
+            format!("{} ({})", si(self.0, "B"), iec(self.0))
         } else {
             si(self.0, "B")
         }
@@ -435,9 +437,12 @@ mod tests {
         assert_eq!(Bytes::gib(96.0).display_iec(), "96 GiB");
         assert_eq!(Bytes::mib(24.0).display_iec(), "24 MiB");
         assert_eq!(Bytes::new(8.0).display_iec(), "8 B");
-        assert_eq!(Bytes::gib(96.0).display_memory(), "96 GiB");
+        assert_eq!(Bytes::gib(96.0).display_memory(), "103.1 GB (96 GiB)");
         assert_eq!(Bytes::gb(80.0).display_memory(), "80 GB");
         assert_eq!(Bytes::mb(126.0).display_memory(), "126 MB");
+        assert_eq!(Bytes::mib(24.0).display_memory(), "25.17 MB (24 MiB)");
+        // A computed size that happens to be whole MiB above a GiB is no vendor's figure.
+        assert_eq!(Bytes::mib(1280.0).display_memory(), "1.342 GB");
     }
 
     #[test]

@@ -19,6 +19,7 @@ const STYLE: &str = r#"
 .kform label select { max-width: 11rem; min-width: 0; }
 .kernels-page button:disabled { opacity: 0.5; cursor: default; }
 .kfold-bar { display: none; }
+main.embedded .kernels-page > :not(h1):not(.kexp), main.embedded .kexp > :not(.kanswer), main.embedded .kactions, main.embedded .kformula, main.embedded .kest, main.embedded .ncsec { display: none; }
 @media (max-width: 640px) {
   .kexp { display: flex; flex-direction: column; }
   .kexp > .kanswer { order: 1; }

@@ -196,6 +196,10 @@ fn clicked(e: &Event) {
                 let open = exp.class_list().toggle("kshow").unwrap_or(false);
                 let _ = button.set_attribute("aria-expanded", if open { "true" } else { "false" });
                 button.set_text_content(Some(if open { "Done" } else { "Change inputs" }));
+                // Opened, the inputs start at the top of the screen.
+                if let (true, Some(bar)) = (open, button.parent_element()) {
+                    bar.scroll_into_view();
+                }
             }
         }
         "bench" => bench::start(),

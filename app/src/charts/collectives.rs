@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::roofline::PALETTE;
-use super::{draw_legend, LegendEntry};
+use super::{draw_legend, trace, Corner, LegendEntry};
 
 /// Which quantity the y axis shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,25 +114,27 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&WHITE)?;
     let ((x0, x1), (y0, y1)) = ranges(d, metric);
     let font = ("sans-serif", f64::from(px(12.0))).into_font();
+    // Sizes are powers of two, as the page's size and nccl-tests' are: the axis is marked in
+    // binary units, every 32× where about 70 px a label fits, else every 1024×, so a phone's
+    // reads "1KiB  1MiB  1GiB", never "10kB100kB1MB".
+    let width = f64::from(area.dim_in_pixel().0) / scale.max(1e-9);
+    let x_labels = (width / 70.0).clamp(3.0, 12.0) as usize;
+    let step = if x_labels >= 6 { 32.0 } else { 1024.0 };
     let mut chart = ChartBuilder::on(area)
         .margin(px(10.0))
         .x_label_area_size(px(40.0))
         .y_label_area_size(px(62.0))
-        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())?;
+        .build_cartesian_2d((x0..x1).log_scale().base(step), (y0..y1).log_scale())?;
     let ydesc = match metric {
         Metric::Time => "Time",
         Metric::Busbw => "Bus bandwidth (B/s)",
     };
-    // As many size labels as fit side by side (about 70 px each): a phone's axis reads
-    // "1kB  1MB  1GB", never "10kB100kB1MB".
-    let width = f64::from(area.dim_in_pixel().0) / scale.max(1e-9);
-    let x_labels = (width / 70.0).clamp(3.0, 12.0) as usize;
     chart
         .configure_mesh()
         .x_labels(x_labels)
         .x_desc("Message size (nccl-tests convention)")
         .y_desc(ydesc)
-        .x_label_formatter(&|v| engine::units::si(*v, "B").replace(' ', ""))
+        .x_label_formatter(&|v| engine::units::iec(*v).replace(' ', ""))
         .y_label_formatter(&|v| match metric {
             Metric::Time => engine::Seconds::new(*v).display_si().replace(' ', ""),
             Metric::Busbw => engine::units::si(*v, "").replace(' ', ""),
@@ -210,12 +212,49 @@ pub fn draw<DB: DrawingBackend>(
                 dashed: s.dashed,
             })
             .collect();
+        // What the legend must not hide: the curves and the measurements with their tags.
+        let (ox, oy) = chart.plotting_area().get_pixel_range();
+        let origin = (ox.start, oy.start);
+        let mut avoid = Vec::new();
+        for s in &d.series {
+            let line: Vec<(i32, i32)> = s
+                .points
+                .iter()
+                .map(|p| (p.0, y_of(metric, p)))
+                .filter(|p| p.1.is_finite() && p.1 >= y0)
+                .map(|p| chart.backend_coord(&p))
+                .collect();
+            avoid.extend(trace(&line, origin));
+        }
+        for b in &placed {
+            avoid.extend(
+                [(b.0, b.1), (b.2, b.3), ((b.0 + b.2) / 2, (b.1 + b.3) / 2)]
+                    .map(|p| (p.0 - origin.0, p.1 - origin.1)),
+            );
+        }
+        // Time rises to the right, bus bandwidth levels off at the top: each leaves the
+        // opposite corner empty first.
+        let prefer = match metric {
+            Metric::Time => [
+                Corner::UpperLeft,
+                Corner::LowerRight,
+                Corner::UpperRight,
+                Corner::LowerLeft,
+            ],
+            Metric::Busbw => [
+                Corner::LowerRight,
+                Corner::UpperLeft,
+                Corner::LowerLeft,
+                Corner::UpperRight,
+            ],
+        };
         draw_legend(
             &chart.plotting_area().strip_coord_spec(),
             &entries,
             &font,
             scale,
-            metric == Metric::Busbw,
+            &avoid,
+            prefer,
         )?;
     }
     area.present()

@@ -1,8 +1,9 @@
 //! The log-log roofline chart: one roof per chip and format, operations as marked points.
 
-use super::{draw_legend, LegendEntry};
+use super::{draw_legend, trace, Corner, LegendEntry};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One roof: a chip in one format.
 #[derive(Clone, Debug, PartialEq)]
@@ -200,8 +201,9 @@ pub fn draw<DB: DrawingBackend>(
         )))?;
     }
 
-    // Tags of markers closer than a few percent of the axis share no row.
-    let span = (x1 / x0).log10();
+    // Tags never overlap: each takes the first row (from the top) where it clears the last tag
+    // placed there by a gap, measured in pixels at this width, so a phone's narrower chart
+    // spreads the same tags over more rows.
     let mut order: Vec<usize> = (0..data.markers.len()).collect();
     order.sort_by(|a, b| {
         data.markers[*a]
@@ -209,17 +211,19 @@ pub fn draw<DB: DrawingBackend>(
             .total_cmp(&data.markers[*b].intensity)
     });
     let mut rows = vec![0usize; data.markers.len()];
-    let mut last: Vec<f64> = Vec::new();
+    let mut right_edges: Vec<i32> = Vec::new();
     for &k in &order {
-        let x = data.markers[k].intensity.log10();
-        let row = last
+        let m = &data.markers[k];
+        let x = chart.backend_coord(&(m.intensity, y1)).0;
+        let half = px(4.0 + 3.5 * m.tag.chars().count() as f64) as i32;
+        let row = right_edges
             .iter()
-            .position(|l| x - l > 0.035 * span)
-            .unwrap_or(last.len());
-        if row == last.len() {
-            last.push(x);
+            .position(|r| x - half > *r)
+            .unwrap_or(right_edges.len());
+        if row == right_edges.len() {
+            right_edges.push(x + half);
         } else {
-            last[row] = x;
+            right_edges[row] = x + half;
         }
         rows[k] = row;
     }
@@ -243,7 +247,9 @@ pub fn draw<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Text::new(
             m.tag.clone(),
             (m.intensity, y1 / 1.6 / 2.2f64.powi(rows[k] as i32)),
-            font.clone().color(&grey),
+            font.clone()
+                .color(&grey)
+                .pos(Pos::new(HPos::Center, VPos::Center)),
         )))?;
     }
 
@@ -275,13 +281,36 @@ pub fn draw<DB: DrawingBackend>(
                 dashed: r.format != 0,
             })
             .collect();
+        // What the legend must not hide: the roofs, the operations' lines and dots, the
+        // achieved points.
+        let (ox, oy) = chart.plotting_area().get_pixel_range();
+        let origin = (ox.start, oy.start);
+        let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
+        let mut avoid = Vec::new();
+        for r in &data.roofs {
+            let ridge = r.peak / r.bandwidth;
+            let line = [at(x0, r.bandwidth * x0), at(ridge, r.peak), at(x1, r.peak)];
+            avoid.extend(trace(&line, origin));
+        }
+        for m in &data.markers {
+            avoid.extend(trace(&[at(m.intensity, y0), at(m.intensity, y1)], origin));
+        }
+        for p in &data.points {
+            avoid.extend(trace(&[at(p.intensity, p.flops)], origin));
+        }
         draw_legend(
             &chart.plotting_area().strip_coord_spec(),
             &entries,
             &font,
             scale,
+            &avoid,
             // Below the flat roofs at high intensity a roofline is empty.
-            true,
+            [
+                Corner::LowerRight,
+                Corner::UpperLeft,
+                Corner::LowerLeft,
+                Corner::UpperRight,
+            ],
         )?;
     }
     let (px, py) = chart.plotting_area().get_pixel_range();

@@ -108,7 +108,8 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
                         view! {
                             <div class="sub">
                                 {m.name}": "
-                                <Fig text=x.value.display_memory() source=x.source estimate=x.estimate note=x.note/>
+                                // On-chip memories are sized in binary units, on every page.
+                                <Fig text=x.value.display_iec() source=x.source estimate=x.estimate note=x.note/>
                             </div>
                         }
                     })
@@ -287,7 +288,7 @@ fn Editors() -> impl IntoView {
 fn unit(f: Field) -> (f64, &'static str) {
     match f {
         Field::Dense(_) | Field::Sparse(_) => (1e12, "TFLOP/s"),
-        Field::HbmCapacity => (1_073_741_824.0, "GiB"),
+        Field::HbmCapacity => (1e9, "GB"),
         Field::HbmBandwidth => (1e12, "TB/s"),
         Field::Power => (1.0, "W"),
     }

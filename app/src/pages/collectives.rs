@@ -392,8 +392,27 @@ fn CalibrationTable() -> impl IntoView {
 pub fn collective_data(s: &engine::Scenario) -> CollectiveData {
     let v = &s.collectives;
     let mut d = CollectiveData::default();
-    for (si, id) in v.systems.iter().enumerate() {
-        let Ok(sys) = system::find(id) else { continue };
+    // Legends name systems by their name before its bracket ("HGX H200"), unless two chosen
+    // systems share it.
+    let found: Vec<Option<system::System>> =
+        v.systems.iter().map(|id| system::find(id).ok()).collect();
+    let short = |name: &str| name.split(" (").next().unwrap_or(name).to_string();
+    let name_of = |sys: &system::System| {
+        let s = short(sys.name);
+        let shared = found
+            .iter()
+            .flatten()
+            .filter(|o| short(o.name) == s)
+            .count()
+            > 1;
+        if shared {
+            sys.name.to_string()
+        } else {
+            s
+        }
+    };
+    for (si, sys) in found.iter().enumerate() {
+        let Some(sys) = sys else { continue };
         let cl = Cluster {
             system: sys.clone(),
             nodes: v.nodes,
@@ -409,7 +428,7 @@ pub fn collective_data(s: &engine::Scenario) -> CollectiveData {
                     continue;
                 }
                 d.series.push(Series {
-                    label: format!("{} {} {}", sys.id, op.id(), algo.id()),
+                    label: format!("{} · {} · {}", name_of(sys), op.id(), algo.id()),
                     color: si,
                     dashed: k > 0,
                     points,

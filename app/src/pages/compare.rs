@@ -274,7 +274,7 @@ pub fn ComparePage() -> impl IntoView {
                         .collect_view()
                 }}
             </ul>
-            <div class="compare-out" inner_html=table></div>
+            <div class="compare-out answer" inner_html=table></div>
         </section>
     }
 }

@@ -102,7 +102,7 @@ pub fn LearnPage() -> impl IntoView {
                 "Short lessons on what decides an accelerator's speed and cost, each built around one of the app's own views, live, with exercises the page checks. "
                 "Every figure in them comes from the same catalog and model as the rest of the app. Your answers stay in this browser."
             </p>
-            <div class="learn-grid">
+            <div class="learn-grid answer">
                 <nav class="lessons" aria-label="Lessons">
                     <ol>{list}</ol>
                     <p class="small-note" id="learn-progress">

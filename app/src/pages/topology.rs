@@ -65,7 +65,8 @@ pub fn TopologyPage() -> impl IntoView {
                 <button class="small" on:click=move |_| sc.update(|s| s.topology.failed = None)>"Clear failure"</button>
             </div>
             <EditSystem sys=sys/>
-            <div class="topo-grid">
+            <p class="embed-caption">{move || sys.with(|s| format!("{}: {} chips; shade and numbers are hops from the selected chip", s.name, s.chips()))}</p>
+            <div class="topo-grid answer">
                 <div class="card drawing">
                     {move || {
                         let s = sys.get();

@@ -123,21 +123,31 @@ pub fn WorkloadPage() -> impl IntoView {
         move || (job.get(), report.get()),
         |(j, r)| r.as_ref().ok().and_then(|r| tornado_from(j, r, 0.2).ok()),
     );
+    // The job in a line: the folded inputs' summary on a phone, and an embed's caption.
+    let job_line = Signal::derive(move || {
+        job.with(|j| {
+            let sys =
+                system::find(&j.system).map_or_else(|_| j.system.clone(), |s| s.name.to_string());
+            let model = workload::find_model(&j.model)
+                .map_or_else(|_| j.model.clone(), |m| m.name.to_string());
+            format!(
+                "{sys} × {} · {model} · {} · {} tokens",
+                j.nodes,
+                j.dtype.label(),
+                engine::units::si(j.tokens, "").replace(' ', "")
+            )
+        })
+    });
     view! {
         <section class="page workload-page answer-first">
             <h1>"Workload & TCO"</h1>
+            <p class="embed-caption" id="embed-caption">{job_line}</p>
             <p class="lead">
                 "Train a model on a system: the fastest parallel layout that fits, time to train, and what it costs rented or owned. "
                 "Every result shows its formula on hover; prices without a published source are marked as assumptions."
             </p>
-            <crate::widgets::InputsFold summary=Signal::derive(move || job.with(|j| {
-                let sys = system::find(&j.system).map_or_else(|_| j.system.clone(), |s| s.name.to_string());
-                let model = workload::find_model(&j.model).map_or_else(|_| j.model.clone(), |m| m.name.to_string());
-                format!("{sys} × {} · {model} · {} · {} tokens", j.nodes, j.dtype.label(), engine::units::sig(j.tokens, 3))
-            }))>
+            <crate::widgets::InputsFold summary=job_line>
                 <Inputs/>
-                <OwnModel/>
-                <FailureAssumptions/>
             </crate::widgets::InputsFold>
             {move || match report.get() {
                 Err(e) => view! { <p class="error" role="alert" id="job-error">{e}</p> }.into_any(),
@@ -367,6 +377,9 @@ pub fn WorkloadPage() -> impl IntoView {
                     }.into_any()
                 }
             }}
+            // Inputs a few change, folded: below the answer, so it starts on the first screen.
+            <OwnModel/>
+            <FailureAssumptions/>
             // Outside the closure above, so an input change updates them in place.
             <div class="deferred" class:updating=move || step.updating.get()>
                 {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}

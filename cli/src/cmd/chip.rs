@@ -94,13 +94,7 @@ impl Report for ChipReport {
         );
         for m in &c.sram {
             let x = m.capacity;
-            line(
-                m.name,
-                x.value.display_memory(),
-                &x.source,
-                x.estimate,
-                x.note,
-            );
+            line(m.name, x.value.display_iec(), &x.source, x.estimate, x.note);
         }
         line(
             &format!("cores ({})", c.core_kind),

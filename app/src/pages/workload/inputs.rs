@@ -225,6 +225,8 @@ pub(super) fn Inputs() -> impl IntoView {
                 }}
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <details class="defaults-note">
+            <summary class="small-note">"Where the defaults come from"</summary>
             <p class="small-note" id="job-defaults">
                 {move || {
                     // The figures as the engine holds them, for the job's model version.
@@ -254,6 +256,7 @@ pub(super) fn Inputs() -> impl IntoView {
                 "Ownership: $1,000 networking per chip and an average draw of 80% of full load are assumptions. Ownership defaults are assumptions: 5 years, 8% cost of capital, PUE 1.2, $0.08/kWh, "
                 "$150 per kW-month of facility, 3% maintenance a year, and an all-in power per chip that includes its share of host and network."
             </p>
+            </details>
         </div>
     }
 }
