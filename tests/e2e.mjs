@@ -1310,6 +1310,26 @@ test('embed: a page\'s view alone for an iframe, without the navigation, with a 
   assert.equal(q.get('chips'), 'trn2,h100-sxm');
   await page.screenshot({ path: 'out/e2e-embed.png' });
   assert.deepEqual(page.errors, []);
+  // Every page's embed shows its answer and hides its inputs; the figures that fit a slide fit
+  // the frame.
+  for (const [p, answer, hidden, fits] of [
+    ['workload', '#job-cards', '.input-grid', true],
+    ['topology', '#topology-svg', '.figures', true],
+    ['collectives', '#collective-time', '.controls', true],
+    ['kernels', '.kresult', '.kinputs', false],
+    ['compare', '#compare-table', '.saved-list', false],
+  ]) {
+    const e = await open(`?page=${p}&embed=1`, { width: 720, height: 520 });
+    await e.waitForSelector(answer, { timeout: 30000 });
+    assert.ok(await e.locator(answer).first().isVisible(), `${p}: ${answer} shown`);
+    assert.equal(await e.locator(hidden).first().isVisible(), false, `${p}: ${hidden} hidden`);
+    assert.equal(await e.locator('nav[aria-label=Pages]').count(), 0);
+    const h = await e.evaluate(() => document.documentElement.scrollHeight);
+    if (fits) assert.ok(h <= 560, `${p}: ${h} px tall`);
+    assert.deepEqual(e.errors, []);
+    await e.context().close();
+  }
+  assert.match(await (await open('?page=workload&embed=1', { width: 720, height: 520 })).textContent('#embed-caption'), /Trn2 UltraServer.*Llama 3 70B.*2T tokens/);
 });
 
 test('workload: where the training step goes, operation by operation, adding up to the step', async () => {
