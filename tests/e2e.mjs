@@ -627,9 +627,10 @@ test('compare: kept scenarios survive a reload, sit side by side, and the waterf
   const rows = await page.$$eval('#compare-table tbody th', (ths) => ths.map((t) => t.textContent));
   for (const r of ['platform', 'model', 'format', 'price basis']) assert.ok(rows.includes(r), rows.join('|'));
   assert.match(await page.textContent('#compare-table tbody'), /as of 20\d\d-\d\d/);
-  const runCost = await page.$eval('#compare-table tbody tr:has(th:text-is("cost of the run ($)")) td', (td) => td.textContent);
+  // A cell's figure, before the range that follows it.
+  const runCost = await page.$eval('#compare-table tbody tr:has(th:text-is("cost of the run ($)")) td', (td) => td.firstChild.textContent);
   assert.match(runCost, /^\$[\d.]+ [MB]|^\$[\d,]+$/, runCost);
-  assert.match(await page.$eval('#compare-table tbody tr:has(th:text-is("MFU")) td', (td) => td.textContent), /^\d+(\.\d+)?%$/);
+  assert.match(await page.$eval('#compare-table tbody tr:has(th:text-is("MFU")) td', (td) => td.firstChild.textContent), /^\d+(\.\d+)?%$/);
   assert.match(await page.textContent('#memo-title'), /against/);
   assert.match(await page.textContent('.memo-date'), /Prepared 20\d\d-\d\d-\d\d/);
   assert.match(await page.textContent('#memo-conclusion'), /cheaper than/);
@@ -727,6 +728,28 @@ test('compare: the CLI\'s link carries the comparison to a fresh phone, and Back
     const want = cli(['eval', '--link', q, '--json']).train_cost_per_mtok_usd;
     assert.ok(Math.abs(cost[i] / want - 1) < 1e-6, `${cost[i]} vs ${want}`);
   }
+  // The Workload page's ranges come along, the CLI's, marked as estimates where their evidence
+  // is thin, with the reasons under the table.
+  await page.waitForSelector('#compare-ranges');
+  const ranged = await page.$$eval('#compare-table tbody tr', (trs) => {
+    const row = trs.find((t) => /cost of the run/.test(t.textContent));
+    return [...row.querySelectorAll('td')].map((td) => td.querySelector('.range')?.textContent ?? '');
+  });
+  const run = cli(['eval', '--link', a, '--json']).ranges.cost_usd;
+  const usd = (x) => `$${(x / 1e6).toFixed(2)}`;
+  assert.ok(ranged[0].includes(`${usd(run.low)}–${usd(run.high)} M`), `${ranged[0]} against ${usd(run.low)}–${usd(run.high)}`);
+  assert.equal(!run.evidence.same_chip, /est/i.test(ranged[0]));
+  assert.match(await page.textContent('#compare-ranges'), /no Trainium2 training run/);
+  // With its ranges it still prints on one page, the waterfall's labels at a readable size.
+  await page.emulateMedia({ media: 'print' });
+  for (const format of ['A4', 'Letter']) {
+    const pdf = (await page.pdf({ format, printBackground: true })).toString('latin1');
+    assert.equal(pdf.match(/\/Type\s*\/Page(?!s)/g).length, 1, format);
+  }
+  // Half an A4 page's width (about 90 mm) over the chart's viewBox: 11-unit labels at 6 pt or more.
+  const [vb] = await page.$$eval('svg.wfall', (s) => s.map((x) => x.viewBox.baseVal.width));
+  assert.ok(11 * (90 / 25.4 * 72) / vb >= 6, `viewBox ${vb} wide`);
+  await page.emulateMedia({ media: 'screen' });
   await page.click('#compare-shared button');
   await page.waitForSelector('#compare-shared', { state: 'detached' });
   assert.equal(await page.locator('.saved-list li').count(), 2);

@@ -198,6 +198,36 @@ pub struct Figure {
     pub unit: Unit,
 }
 
+/// Names of the headline figures that carry a range (one place: [`headline_of`] and
+/// [`headline_range`] both read them).
+const TOKENS_PER_S: &str = "tokens per second (training)";
+const MFU: &str = "MFU";
+const TIME_DAYS: &str = "time to train (days)";
+const RUN_COST: &str = "cost of the run ($)";
+const TRAIN_PER_MTOK: &str = "training $ per million tokens";
+const SERVE_PER_MTOK: &str = "serving $ per million tokens";
+
+/// The range of the headline figure named `label` (see [`headline_of`]), in the figure's own
+/// unit, with the evidence it stands on; `None` for a figure without one.
+#[must_use]
+pub fn headline_range<'a>(
+    label: &str,
+    g: &'a crate::uncertainty::Ranges,
+) -> Option<(f64, f64, &'a crate::uncertainty::Range)> {
+    let r = match label {
+        TOKENS_PER_S => &g.tokens_per_s,
+        MFU => &g.mfu,
+        TIME_DAYS => {
+            return Some((g.time_s.low / 86_400.0, g.time_s.high / 86_400.0, &g.time_s));
+        }
+        RUN_COST => &g.cost_usd,
+        TRAIN_PER_MTOK => &g.train_cost_per_mtok_usd,
+        SERVE_PER_MTOK => g.infer_cost_per_mtok_usd.as_ref()?,
+        _ => return None,
+    };
+    Some((r.low, r.high, r))
+}
+
 /// The job's headline figures, in a fixed order.
 ///
 /// # Errors
@@ -219,24 +249,14 @@ pub fn headline_of(r: &JobReport) -> Vec<Figure> {
     };
     alloc::vec![
         f("chips", f64::from(r.chips), false, Count),
-        f(
-            "tokens per second (training)",
-            r.train.tokens_per_s,
-            true,
-            PerSecond
-        ),
-        f("MFU", r.train.mfu, true, Share),
-        f("time to train (days)", r.time_s / 86_400.0, false, Days),
+        f(TOKENS_PER_S, r.train.tokens_per_s, true, PerSecond),
+        f(MFU, r.train.mfu, true, Share),
+        f(TIME_DAYS, r.time_s / 86_400.0, false, Days),
         f("$ per chip-hour", r.usd_per_chip_hour.value, false, Usd),
-        f("cost of the run ($)", r.cost_usd, false, Usd),
+        f(RUN_COST, r.cost_usd, false, Usd),
+        f(TRAIN_PER_MTOK, r.train_usd_per_mtok, false, Usd),
         f(
-            "training $ per million tokens",
-            r.train_usd_per_mtok,
-            false,
-            Usd
-        ),
-        f(
-            "serving $ per million tokens",
+            SERVE_PER_MTOK,
             r.infer_usd_per_mtok.unwrap_or(f64::NAN),
             false,
             Usd
@@ -625,6 +645,30 @@ mod tests {
 
     /// A memo's rows say what each scenario is, in names, with its price basis dated; a
     /// Compare link names each scenario by its platform and model.
+    /// The memo carries the Workload page's ranges: each figure that has one finds it, in the
+    /// figure's unit, around the figure.
+    #[test]
+    fn headline_figures_find_their_ranges() {
+        let s = Scenario::default();
+        let r = evaluate(&s.job).unwrap();
+        let points = crate::calibration::calibration();
+        let g = crate::uncertainty::ranges(&s.job, &r, &points, "2026-11-27").unwrap();
+        let ranged: Vec<(&str, f64, f64, f64)> = headline_of(&r)
+            .iter()
+            .filter_map(|f| {
+                headline_range(f.label, &g).map(|(lo, hi, _)| (f.label, f.value, lo, hi))
+            })
+            .collect();
+        assert_eq!(ranged.len(), 6, "{ranged:?}");
+        for (label, v, lo, hi) in ranged {
+            assert!(
+                lo <= v * (1.0 + 1e-9) && v <= hi * (1.0 + 1e-9),
+                "{label}: {v} outside {lo}–{hi}"
+            );
+        }
+        assert_eq!(headline_range("chips", &g).map(|x| x.0), None);
+    }
+
     #[test]
     fn a_scenario_reads_in_names_and_dated_prices() {
         let s = Scenario::default();

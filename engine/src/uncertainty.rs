@@ -51,6 +51,16 @@ pub struct Evidence {
     pub departing: (usize, f64),
 }
 
+impl Evidence {
+    /// Whether a reader should be warned off the range: no run on the job's own chip, runs
+    /// covering only part of the job, a price spread folded in, or runs on the chip the model
+    /// departs from. The Workload page and the Compare memo mark such a range as an estimate.
+    #[must_use]
+    pub fn is_thin(&self) -> bool {
+        !self.same_chip || self.covers != "whole" || self.includes_price || self.departing.0 > 0
+    }
+}
+
 /// The model's error (model ÷ measured − 1, as a speed: above zero the model runs fast) over
 /// the held-out runs of one family chosen for a chip, widened to include zero.
 #[derive(Clone, Debug, PartialEq)]

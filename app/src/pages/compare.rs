@@ -182,18 +182,25 @@ pub fn ComparePage() -> impl IntoView {
         let _ = file.text().then(&done);
         done.forget();
     };
+    // The published runs the ranges stand on: worked out after the table's first paint, which
+    // they then join (as on the Workload page).
+    let points = crate::defer::deferred(|| (), |()| engine::calibration::calibration());
     // With nothing compared, a worked example stands in until the first scenario is kept.
     let table = Memo::new(move |_| {
-        compared.with(|c| {
-            if c.is_empty() {
-                let ex = worked_example();
-                format!(
-                    "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{}",
-                    comparison(&ex)
-                )
-            } else {
-                comparison(c)
-            }
+        let today = crate::widgets::today();
+        points.value.with(|p| {
+            let evidence = p.as_deref().map(|p| (p, today.as_str()));
+            compared.with(|c| {
+                if c.is_empty() {
+                    let ex = worked_example();
+                    format!(
+                        "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{}",
+                        comparison(&ex, evidence)
+                    )
+                } else {
+                    comparison(c, evidence)
+                }
+            })
         })
     });
     // Scenarios the link carries that this browser does not keep yet.
@@ -307,8 +314,13 @@ fn worked_example() -> Vec<Saved> {
     out
 }
 
-/// The side-by-side table and, for two or more, the waterfall between the first two.
-fn comparison(list: &[Saved]) -> String {
+/// The side-by-side table and, for two or more, the waterfall between the first two; with the
+/// published runs (and today's date, for the price spread), each figure's range as the Workload
+/// page gives it.
+fn comparison(
+    list: &[Saved],
+    evidence: Option<(&[engine::calibration::RunPoint], &str)>,
+) -> String {
     let picked: Vec<&Saved> = list.iter().collect();
     if picked.is_empty() {
         return "<p>Keep a scenario (or paste a link) and tick it to compare.</p>".into();
@@ -364,6 +376,16 @@ fn comparison(list: &[Saved]) -> String {
         let _ = write!(h, r#"<th scope="col">{}</th>"#, escape(name));
     }
     h.push_str("</tr></thead><tbody>");
+    let ranges: Vec<Option<engine::uncertainty::Ranges>> = jobs
+        .iter()
+        .map(|j| {
+            let (points, today) = evidence?;
+            let (job, r) = j.as_ref()?;
+            engine::uncertainty::ranges(job, r, points, today)
+        })
+        .collect();
+    // Each scenario's caveats, once each, for the note under the table.
+    let mut caveats: Vec<(usize, String)> = Vec::new();
     // What each scenario is, before what it costs.
     let settings: Vec<Option<Vec<(&str, String)>>> = jobs
         .iter()
@@ -421,11 +443,50 @@ fn comparison(list: &[Saved]) -> String {
                     let _ = write!(cell, " <small>({:+.1}%)</small>", d * 100.0);
                 }
             }
+            // The range the Workload page gives, marked as an estimate where its evidence is
+            // thin (the note under the table says why).
+            if let Some((lo, hi, g)) = ranges[i]
+                .as_ref()
+                .and_then(|g| engine::compare::headline_range(fig.label, g))
+            {
+                let text = |v: f64| {
+                    crate::widgets::figure_text(&engine::compare::Figure { value: v, ..*fig })
+                };
+                // The unit once, after the upper end: "range 97.9–113 days".
+                let (lo, hi) = (text(lo), text(hi));
+                let unit_at = hi
+                    .rfind(|c: char| c.is_ascii_digit())
+                    .map_or(hi.len(), |k| k + 1);
+                let lo = lo
+                    .strip_suffix(&hi[unit_at..])
+                    .filter(|_| unit_at < hi.len())
+                    .unwrap_or(&lo);
+                let _ = write!(cell, r#"<span class="range"> range {lo}–{hi}"#);
+                if g.evidence.is_thin() {
+                    cell.push_str(r#" <span class="badge est" title="the range's evidence is thin: see the note under the table">est</span>"#);
+                    if !caveats.iter().any(|(k, b)| *k == i && *b == g.brief) {
+                        caveats.push((i, g.brief.clone()));
+                    }
+                }
+                cell.push_str("</span>");
+            }
             let _ = write!(h, "<td{class} data-value=\"{}\">{cell}</td>", fig.value);
         }
         h.push_str("</tr>");
     }
     h.push_str("</tbody></table></div>");
+    if evidence.is_some() {
+        h.push_str(r#"<p class="small-note" id="compare-ranges">Ranges: the model's error on published runs it was not fitted to, as on the Workload page (prices' spread included in costs)."#);
+        for (i, brief) in &caveats {
+            let _ = write!(
+                h,
+                " <span class=\"badge est\">est</span> {}: {}.",
+                escape(cols[*i].0),
+                escape(brief)
+            );
+        }
+        h.push_str("</p>");
+    }
     h.push_str(&table_buttons("compare-table"));
     match (jobs.first(), jobs.get(1)) {
         (Some(Some((a, ra))), Some(Some((b, rb)))) => {
@@ -541,15 +602,28 @@ fn waterfall_html(w: &Waterfall, id: &str, a: &str, b: &str) -> String {
         .map(|s| s.usd_per_mtok)
         .fold(w.start, f64::max)
         .max(1e-12);
-    let (lw, cw, rh) = (250.0, 420.0, 22.0);
+    // Narrow enough that, half an A4 page wide, its 11-unit labels print at about 6.5 pt.
+    let (lw, cw, rh) = (210.0, 150.0, 16.0);
     let n = rows.len() + 2;
-    let height = rh * n as f64 + 24.0;
+    let height = rh * n as f64 + 12.0;
     let x = |v: f64| lw + (v - lo) / (hi - lo) * cw;
     let mut svg = format!(
         r#"<svg class="wfall" id="{id}-chart" viewBox="0 0 {} {height:.0}" role="img" aria-labelledby="{id}-title"><title id="{id}-title">Waterfall of {}: the table below holds its data</title>"#,
-        lw + cw + 90.0,
+        lw + cw + 62.0,
         escape(w.what)
     );
+    // A label longer than its column ends in an ellipsis (the table beneath has it whole).
+    let fit = |l: &str| {
+        let max = 33;
+        if l.chars().count() > max {
+            format!(
+                "{}…",
+                l.chars().take(max - 1).collect::<String>().trim_end()
+            )
+        } else {
+            l.to_string()
+        }
+    };
     let bar = |svg: &mut String,
                i: usize,
                label: &str,
@@ -563,12 +637,12 @@ fn waterfall_html(w: &Waterfall, id: &str, a: &str, b: &str) -> String {
             svg,
             r#"<text x="{:.1}" y="{:.1}" class="wl">{}</text><rect x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" class="{class}"/><text x="{:.1}" y="{:.1}" class="wv">{}</text>"#,
             lw - 6.0,
-            y + rh * 0.62,
-            escape(label),
+            y + rh * 0.66,
+            escape(&fit(label)),
             (x1 - x0).max(1.0),
-            rh - 6.0,
+            rh - 5.0,
             x1 + 4.0,
-            y + rh * 0.62,
+            y + rh * 0.66,
             text
         );
     };
@@ -725,7 +799,7 @@ fn sources_html(
             Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
         })
         .unwrap_or_default();
-    h.push_str(r#"<h2>Links</h2><ul class="links small-note">"#);
+    h.push_str(r#"<h2 class="links-head">Links</h2><ul class="links small-note">"#);
     for s in picked {
         let _ = write!(
             h,

@@ -195,7 +195,7 @@ pub fn WorkloadPage() -> impl IntoView {
                     let band = |range: Option<&engine::uncertainty::Range>, id: &'static str, text: &dyn Fn(f64) -> String, unit: &'static str| {
                         range.map(|g| {
                             let e = &g.evidence;
-                            let warn = !e.same_chip || e.covers != "whole" || e.includes_price || e.departing.0 > 0;
+                            let warn = e.is_thin();
                             view! {
                                 <span class="band" id=id data-low=g.low data-high=g.high data-points=e.points
                                     data-same-chip=e.same_chip.to_string() data-includes-price=e.includes_price.to_string()
