@@ -172,6 +172,9 @@ test('a malformed link shows a notice and keeps what it could read', async () =>
   assert.deepEqual(await headers(page), ['trn2', 'h200']);
   assert.equal(await page.$eval('select[name=format]', (s) => s.value), 'bf16');
   assert.equal(await page.locator('#panic-panel').count(), 0);
+  // The address now holds what was read; the notice keeps the link as it came.
+  assert.ok(!new URL(page.url()).search.includes('bogus'));
+  assert.equal(await page.textContent('#opened-link'), '?v=1&page=nowhere&chips=trn2,bogus,h200&fmt=fp7&op=gemm:1&zz=%E0%A4%A');
   await page.click('.notice button');
   assert.equal(await page.locator('.notice').count(), 0);
 });

@@ -19,13 +19,21 @@ pub fn use_scenario() -> RwSignal<Scenario> {
     expect_context::<ScenarioCtx>().0
 }
 
+thread_local! {
+    /// The address's query as it came, before this version rewrote it: a notice about it
+    /// shows it whole, so nothing of what was sent is lost.
+    static OPENED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
 /// The scenario in the current address, and what could not be read from it.
 #[must_use]
 pub fn load_from_location() -> (Scenario, Vec<Notice>) {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    Scenario::from_query(&search)
+    let read = Scenario::from_query(&search);
+    OPENED.with(|o| *o.borrow_mut() = search);
+    read
 }
 
 /// Write every change of the scenario to the address bar, at most every 120 ms, and follow
@@ -127,6 +135,10 @@ pub fn NoticeBanner() -> impl IntoView {
                             .map(|n| view! { <li><code>{n.key}</code>": "{n.message}</li> })
                             .collect_view()}
                     </ul>
+                    <details class="opened-link">
+                        <summary>"The link as it came"</summary>
+                        <code id="opened-link">{OPENED.with(|o| o.borrow().clone())}</code>
+                    </details>
                     <button class="small" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
                 </div>
             }

@@ -117,3 +117,25 @@ proptest! {
         prop_assert!(again.is_empty(), "{q}: {again:?}");
     }
 }
+
+/// A key given nothing (`key=`, as a hand-edited or cut link leaves it) never leaves a value the
+/// pages need empty: what the state holds encodes and reopens as itself, without a notice.
+#[test]
+fn an_empty_value_never_empties_what_a_page_needs() {
+    for k in KEYS {
+        let q = format!("{}=", k.key);
+        let (s, _) = Scenario::from_query(&q);
+        assert!(!s.chips.is_empty(), "{q}: no chips");
+        assert!(!s.collectives.systems.is_empty(), "{q}: no systems");
+        assert!(!s.collectives.ops.is_empty(), "{q}: no operations");
+        assert!(!s.collectives.algorithms.is_empty(), "{q}: no algorithms");
+        assert!(
+            !s.job.system.is_empty() && !s.job.model.is_empty(),
+            "{q}: no job"
+        );
+        assert!(!s.topology.system.is_empty(), "{q}: no topology system");
+        let (again, notes) = Scenario::from_query(&s.to_query());
+        assert_eq!(again, s, "{q}");
+        assert!(notes.is_empty(), "{q}: {notes:?}");
+    }
+}
