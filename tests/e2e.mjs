@@ -163,6 +163,30 @@ test('navigation links switch pages in place and open directly', async () => {
   assert.deepEqual(page.errors, []);
 });
 
+test('phone: a figure\'s source opens on screen whatever its column, and a tap beneath it reaches the page', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '?');
+  await page.waitForSelector('#chips-table');
+  // The last chip's bandwidth: the table scrolls sideways, the figure far right.
+  const fig = page.locator('#chips-table tbody tr:nth-child(4) td:last-child .fig').first();
+  await fig.scrollIntoViewIfNeeded();
+  await fig.tap();
+  const tip = fig.locator('.tip');
+  await tip.waitFor({ state: 'visible' });
+  const box = await tip.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.y >= 0 && box.y + box.height <= 844, JSON.stringify(box));
+  // What lies under the tip's text is the page, not the tip; its source link still takes a tap.
+  const under = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('.tip') === null, [box.x + 4, box.y + box.height - 4]);
+  assert.ok(under, 'the tip caught the tap');
+  const link = tip.locator('a').first();
+  if (await link.count()) {
+    const l = await link.boundingBox();
+    assert.ok(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('a') !== null, [l.x + l.width / 2, l.y + l.height / 2]));
+  }
+  await ctx.close();
+});
+
 test('a malformed link shows a notice and keeps what it could read', async () => {
   const page = await open('?v=1&page=nowhere&chips=trn2,bogus,h200&fmt=fp7&op=gemm:1&zz=%E0%A4%A');
   const notice = await page.textContent('.notice');
