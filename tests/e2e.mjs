@@ -187,6 +187,31 @@ test('phone: a figure\'s source opens on screen whatever its column, and a tap b
   await ctx.close();
 });
 
+test('every field and button on every page has a name a screen reader says, folded ones included', async () => {
+  for (const q of ['?', '?page=roofline', '?page=topology', '?page=collectives', '?page=workload', '?page=kernels', '?page=compare', '?page=learn']) {
+    const page = await open(q);
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+    await page.waitForTimeout(300);
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('input, select, textarea, button')]
+        .filter((e) => e.type !== 'hidden')
+        .filter((e) => {
+          const by = e.getAttribute('aria-labelledby');
+          return !(
+            e.getAttribute('aria-label') ||
+            (by && document.getElementById(by)?.textContent.trim()) ||
+            [...(e.labels ?? [])].some((l) => l.textContent.trim()) ||
+            e.title ||
+            (e.tagName === 'BUTTON' && e.textContent.trim())
+          );
+        })
+        .map((e) => e.outerHTML.slice(0, 120)),
+    );
+    assert.deepEqual(unnamed, [], q);
+    await page.context().close();
+  }
+});
+
 test('a malformed link shows a notice and keeps what it could read', async () => {
   const page = await open('?v=1&page=nowhere&chips=trn2,bogus,h200&fmt=fp7&op=gemm:1&zz=%E0%A4%A');
   const notice = await page.textContent('.notice');

@@ -31,9 +31,11 @@ pub(super) fn Inputs() -> impl IntoView {
                 <span class="pair">
                     {slider.then(|| view! {
                         <input type="range" min=lo max=hi step=step prop:value=move || value().to_string()
+                            aria-label=format!("{label} (slider)")
                             on:input=move |ev| apply(event_target_value(&ev))/>
                     })}
-                    <input type="text" inputmode="decimal" name=key prop:value=move || input_text(value())
+                    // A label names only its first field: the box says its own name.
+                    <input type="text" inputmode="decimal" name=key prop:value=move || input_text(value()) aria-label=label
                         on:change=move |ev| apply(event_target_value(&ev))/>
                 </span>
             </label>
