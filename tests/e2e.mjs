@@ -771,6 +771,10 @@ test('compare: the CLI\'s link carries the comparison to a fresh phone, and Back
   assert.match(cols[2], /H100/);
   assert.ok(await page.$('#waterfall'));
   assert.match(await page.textContent('#compare-shared'), /2 scenarios/);
+  // On the phone the answer comes first: the offer to keep, the memo, then the controls.
+  const top = async (sel) => (await page.locator(sel).first().boundingBox()).y;
+  assert.ok(await top('#compare-shared') < await top('#memo-title'));
+  assert.ok(await top('#memo-title') < await top('input[name=cname]'));
   // The figures are the CLI's for each job.
   const cost = await page.$$eval('#compare-table tbody tr', (trs) => {
     const row = trs.find((t) => /training \$ per million/.test(t.textContent));

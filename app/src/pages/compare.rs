@@ -220,7 +220,7 @@ pub fn ComparePage() -> impl IntoView {
         }
     };
     view! {
-        <section class="page compare-page">
+        <section class="page compare-page answer-first">
             <h1>"Compare"</h1>
             <p class="lead">
                 "Keep scenarios in this browser, put up to four side by side, and see why one costs what it does against another. Each scenario is its link: the job, its system and every price assumption."
