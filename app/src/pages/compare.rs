@@ -185,22 +185,51 @@ pub fn ComparePage() -> impl IntoView {
     // The published runs the ranges stand on: worked out after the table's first paint, which
     // they then join (as on the Workload page).
     let points = crate::defer::deferred(|| (), |()| engine::calibration::calibration());
+    // Each scenario's job, evaluated once by its link: the ranges' arrival redraws the table
+    // without evaluating the jobs again.
+    let evaluated = StoredValue::new(Vec::<(String, Run)>::new());
     // With nothing compared, a worked example stands in until the first scenario is kept.
     let table = Memo::new(move |_| {
         let today = crate::widgets::today();
+        let (example, list) = compared.with(|c| {
+            (
+                c.is_empty(),
+                if c.is_empty() {
+                    worked_example()
+                } else {
+                    c.clone()
+                },
+            )
+        });
+        let runs = evaluated
+            .try_update_value(|cache| {
+                let runs: Vec<Run> = list
+                    .iter()
+                    .map(|s| {
+                        cache
+                            .iter()
+                            .find(|(q, _)| *q == s.query)
+                            .map_or_else(|| run(s), |(_, r)| r.clone())
+                    })
+                    .collect();
+                *cache = list
+                    .iter()
+                    .map(|s| s.query.clone())
+                    .zip(runs.iter().cloned())
+                    .collect();
+                runs
+            })
+            .unwrap_or_default();
         points.value.with(|p| {
             let evidence = p.as_deref().map(|p| (p, today.as_str()));
-            compared.with(|c| {
-                if c.is_empty() {
-                    let ex = worked_example();
-                    format!(
-                        "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{}",
-                        comparison(&ex, evidence)
-                    )
-                } else {
-                    comparison(c, evidence)
-                }
-            })
+            let out = comparison(&list, &runs, evidence);
+            if example {
+                format!(
+                    "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{out}"
+                )
+            } else {
+                out
+            }
         })
     });
     // Scenarios the link carries that this browser does not keep yet.
@@ -314,37 +343,39 @@ fn worked_example() -> Vec<Saved> {
     out
 }
 
-/// The side-by-side table and, for two or more, the waterfall between the first two; with the
-/// published runs (and today's date, for the price spread), each figure's range as the Workload
-/// page gives it.
+/// A compared scenario's job and its report, or `None` when it cannot run.
+type Run = Option<(engine::job::Job, engine::job::JobReport)>;
+
+/// Evaluates the job of scenario `s`.
+fn run(s: &Saved) -> Run {
+    let sc = compare::scenario_of(s).ok()?;
+    let r = engine::job::evaluate(&sc.job).ok()?;
+    Some((sc.job, r))
+}
+
+/// The side-by-side table and, for two or more, the waterfall between the first two, from
+/// each scenario of `list` and its evaluated job in `runs`; with the published runs (and
+/// today's date, for the price spread), each figure's range as the Workload page gives it.
 fn comparison(
     list: &[Saved],
+    runs: &[Run],
     evidence: Option<(&[engine::calibration::RunPoint], &str)>,
 ) -> String {
-    let picked: Vec<&Saved> = list.iter().collect();
-    if picked.is_empty() {
+    if list.is_empty() {
         return "<p>Keep a scenario (or paste a link) and tick it to compare.</p>".into();
     }
-    // Each job is evaluated once; the table, the waterfalls and the sources all read it.
-    let mut cols = Vec::new();
-    let mut jobs: Vec<Option<(engine::job::Job, engine::job::JobReport)>> = Vec::new();
-    for s in &picked {
-        let run = compare::scenario_of(s).and_then(|sc| {
-            engine::job::evaluate(&sc.job)
-                .map(|r| (sc.job, r))
-                .map_err(|e| format!("{e}"))
-        });
-        match run {
-            Ok((job, r)) => {
-                cols.push((s.name.as_str(), Some(compare::headline_of(&r))));
-                jobs.push(Some((job, r)));
-            }
-            Err(_) => {
-                cols.push((s.name.as_str(), None));
-                jobs.push(None);
-            }
-        }
-    }
+    // The table, the waterfalls and the sources all read the same evaluated jobs.
+    let cols: Vec<(&str, Option<Vec<compare::Figure>>)> = list
+        .iter()
+        .zip(runs)
+        .map(|(s, r)| {
+            (
+                s.name.as_str(),
+                r.as_ref().map(|(_, r)| compare::headline_of(r)),
+            )
+        })
+        .collect();
+    let jobs = runs;
     // A memo's head: what is compared, when, and the answer in a line.
     let mut h = String::from(r#"<header class="memo-head">"#);
     let _ = write!(
@@ -506,7 +537,7 @@ fn comparison(
         ),
         _ => {}
     }
-    h.push_str(&sources_html(&picked, &jobs));
+    h.push_str(&sources_html(list, jobs));
     h
 }
 
@@ -716,10 +747,7 @@ fn waterfall_html(w: &Waterfall, id: &str, a: &str, b: &str) -> String {
 
 /// The sourced figures each scenario rests on, numbered to a list of sources, and each
 /// scenario's link: what a printed memo needs to be checked.
-fn sources_html(
-    picked: &[&Saved],
-    jobs: &[Option<(engine::job::Job, engine::job::JobReport)>],
-) -> String {
+fn sources_html(picked: &[Saved], jobs: &[Run]) -> String {
     let mut cites: Vec<String> = Vec::new();
     let mut cite = |s: engine::Source| -> usize {
         let text = match s {
