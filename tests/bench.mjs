@@ -126,9 +126,11 @@ async function inputLatency(query, selector, values, prepare) {
     const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     const out = [];
     for (let i = 0; i < warm + 60; i++) {
-      // Start each input from a quiet page: the previous input's deferred views are done.
+      // Start each input from a quiet page: the previous input's deferred views are done
+      // (those of a page's second module follow a frame later, each in a task of its own).
       await frame();
       await frame();
+      while (document.querySelector('.deferred.updating')) await frame();
       const el = document.querySelector(sel);
       const t0 = performance.now();
       if (el.type === 'checkbox') el.checked = !el.checked; else el.value = vals[i % vals.length];

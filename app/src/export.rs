@@ -38,13 +38,7 @@ pub fn save_url(url: &str, name: &str) {
     }
 }
 
-/// The export buttons of a table, as HTML.
-#[must_use]
-pub fn table_buttons(id: &str) -> String {
-    format!(
-        "<div class=\"export\"><button type=\"button\" class=\"small\" data-csv=\"{id}\" aria-label=\"Download the table as CSV\">CSV</button></div>"
-    )
-}
+pub use view::tables::table_buttons;
 
 /// One CSV field: quoted when it must be, and defused when a spreadsheet would read it as a
 /// formula (a name typed by a user could start with `=`).

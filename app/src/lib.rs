@@ -2,9 +2,11 @@
 //!
 //! State is one [`engine::Scenario`] in a signal, mirrored to the query string.
 
+pub mod background;
 pub mod charts;
 pub mod defer;
 pub mod export;
+pub mod held_out;
 pub mod module;
 pub mod offline;
 pub mod pages;

@@ -195,52 +195,7 @@ pub fn size_canvas(canvas: &web_sys::HtmlCanvasElement, w: f64, h: f64) -> f64 {
 
 pub use view::escape;
 
-/// The markup of [`Fig`] as text, for read-only tables built as HTML in one pass (far less
-/// code than a reactive view per table, and these tables never change after they are drawn).
-#[must_use]
-pub fn fig_html(text: &str, source: Source, note: &str) -> String {
-    fig_html_est(text, source, false, note)
-}
-
-/// [`fig_html`] with the estimate badge when `estimate`.
-#[must_use]
-pub fn fig_html_est(text: &str, source: Source, estimate: bool, note: &str) -> String {
-    let src = match source {
-        Source::Cited { citation: c } => format!(
-            "Source: <a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer\">{}</a> ({})",
-            escape(c.url),
-            escape(c.title),
-            escape(c.date)
-        ),
-        Source::UserEdit => "Edited by you".into(),
-        Source::Assumption => "An accelscope assumption: no published figure was found".into(),
-    };
-    let note = if note.is_empty() {
-        String::new()
-    } else {
-        format!("<br><span class=\"note\">{}</span>", escape(note))
-    };
-    let (badge, est) = if estimate {
-        (
-            "<span class=\"badge est\" title=\"estimate\">est</span>",
-            ". An estimate, not a vendor specification.",
-        )
-    } else {
-        ("", "")
-    };
-    let (user, edited) = if matches!(source, Source::UserEdit) {
-        (" user", "<span class=\"badge user\">edited</span>")
-    } else {
-        ("", "")
-    };
-    format!(
-        "<span class=\"fig{user}\" tabindex=\"0\">{}{badge}{edited}<span class=\"tip\" role=\"tooltip\">{src}{est}{note}</span></span>",
-        escape(text)
-    )
-}
-
-/// The owned cells of an [`HtmlRow`]: `L` lead cells and `C` plain cells (flagged or not).
-pub type RowCells<const L: usize, const C: usize> = ([String; L], [(String, bool); C]);
+pub use view::tables::{fig_html, fig_html_est, table_html, HtmlRow, RowCells};
 
 /// The markup of [`Derived`] as text.
 #[must_use]
@@ -250,58 +205,6 @@ pub fn derived_html(text: &str, formula: &str) -> String {
         escape(text),
         escape(formula)
     )
-}
-
-/// One row of a read-only table of published figures against the model's.
-pub struct HtmlRow<'a> {
-    /// `data-*` attributes, name and value.
-    pub data: &'a [(&'a str, String)],
-    /// Cells before the label.
-    pub lead: &'a [String],
-    /// What was measured or claimed, and the configuration the model was given.
-    pub label: (&'a str, &'a str),
-    /// The published figure, its source and note.
-    pub fig: (String, Source, &'a str),
-    /// The remaining cells, each with whether it is flagged as out of bounds.
-    pub cells: &'a [(String, bool)],
-}
-
-/// A whole table as HTML: headings, then one row per [`HtmlRow`].
-#[must_use]
-pub fn table_html(id: &str, head: &[&str], rows: &[HtmlRow<'_>]) -> String {
-    let mut s =
-        format!("<div class=\"table-wrap\"><table class=\"compare\" id=\"{id}\"><thead><tr>");
-    for h in head {
-        s.push_str(&format!("<th scope=\"col\">{}</th>", escape(h)));
-    }
-    s.push_str("</tr></thead><tbody>");
-    for r in rows {
-        s.push_str("<tr");
-        for (k, v) in r.data {
-            s.push_str(&format!(" data-{k}=\"{}\"", escape(v)));
-        }
-        s.push('>');
-        for c in r.lead {
-            s.push_str(&format!("<td>{}</td>", escape(c)));
-        }
-        s.push_str(&format!(
-            "<th scope=\"row\">{}<span class=\"run-setup\">{}</span></th><td>{}</td>",
-            escape(r.label.0),
-            escape(r.label.1),
-            fig_html(&r.fig.0, r.fig.1, r.fig.2)
-        ));
-        for (c, off) in r.cells {
-            s.push_str(&format!(
-                "<td{}>{}</td>",
-                if *off { " class=\"off\"" } else { "" },
-                escape(c)
-            ));
-        }
-        s.push_str("</tr>");
-    }
-    s.push_str("</tbody></table></div>");
-    s.push_str(&crate::export::table_buttons(id));
-    s
 }
 
 pub use view::thousands;

@@ -75,6 +75,99 @@ pub struct Errors {
     pub brief: String,
 }
 
+impl Scope {
+    /// Every scope, nearest first.
+    pub const ALL: [Scope; 4] = [Scope::Chip, Scope::Vendor, Scope::All, Scope::None];
+
+    /// Lower-case id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Scope::Chip => "chip",
+            Scope::Vendor => "vendor",
+            Scope::All => "all",
+            Scope::None => "none",
+        }
+    }
+}
+
+/// Separates an encoded [`Errors`]' fields (no caveat or chip name holds it).
+const FIELD: &str = "\u{1f}";
+/// Separates the chips in an encoded [`Errors`].
+const ITEM: &str = "\u{1e}";
+
+impl Errors {
+    /// The errors as one line of text, for a message between threads ([`Errors::decode`]
+    /// reads it back exactly).
+    #[must_use]
+    pub fn encode(&self) -> String {
+        let e = &self.evidence;
+        let chips = e.chips.join(ITEM);
+        [
+            format!("{}", self.span.0),
+            format!("{}", self.span.1),
+            format!("{}", e.points),
+            chips,
+            format!("{}", u8::from(e.same_chip)),
+            format!("{}", u8::from(e.includes_price)),
+            e.covers.into(),
+            e.scope.id().into(),
+            format!("{}", e.departing.0),
+            format!("{}", e.departing.1),
+            self.caveat.clone(),
+            self.brief.clone(),
+        ]
+        .join(FIELD)
+    }
+
+    /// Errors encoded by [`Errors::encode`].
+    ///
+    /// # Errors
+    /// A field missing or one that does not read.
+    pub fn decode(line: &str) -> Result<Self, String> {
+        let f: Vec<&str> = line.split(FIELD).collect();
+        let [lo, hi, points, chips, same, price, covers, scope, dn, dx, caveat, brief] = f[..]
+        else {
+            return Err(format!("errors: {} fields, not 12", f.len()));
+        };
+        let num = |x: &str| {
+            x.parse::<f64>()
+                .map_err(|_| format!("errors: '{x}' is not a number"))
+        };
+        let count = |x: &str| {
+            x.parse::<usize>()
+                .map_err(|_| format!("errors: '{x}' is not a count"))
+        };
+        let covers = [Phase::Whole, Phase::Prefill, Phase::Decode]
+            .into_iter()
+            .map(Phase::id)
+            .find(|id| *id == covers)
+            .ok_or_else(|| format!("errors: no phase '{covers}'"))?;
+        let scope = Scope::ALL
+            .into_iter()
+            .find(|s| s.id() == scope)
+            .ok_or_else(|| format!("errors: no scope '{scope}'"))?;
+        Ok(Errors {
+            span: (num(lo)?, num(hi)?),
+            evidence: Evidence {
+                points: count(points)?,
+                chips: chips
+                    .split(ITEM)
+                    .filter(|c| !c.is_empty())
+                    .map(String::from)
+                    .collect(),
+                same_chip: same == "1",
+                includes_price: price == "1",
+                covers,
+                scope,
+                departing: (count(dn)?, num(dx)?),
+            },
+            caveat: caveat.into(),
+            brief: brief.into(),
+        })
+    }
+}
+
 /// A headline figure's low and high values and what they stand on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Range {
@@ -429,6 +522,34 @@ pub fn ranges_with(
 
 #[cfg(test)]
 mod tests {
+    /// The errors cross from the worker that evaluates the published runs to the page as text:
+    /// every chip's, of both families, read back exactly; a short or garbled line is named.
+    #[test]
+    fn errors_cross_between_threads_exactly() {
+        let points = crate::calibration::calibration();
+        let mut seen = 0;
+        for chip in crate::presets() {
+            for family in [Family::Training, Family::Serving] {
+                let e = errors(&points, family, &chip);
+                let back = Errors::decode(&e.encode()).expect("reads back");
+                assert_eq!(back.encode(), e.encode(), "{} {family:?}", chip.id);
+                assert_eq!(back.span.0.to_bits(), e.span.0.to_bits());
+                assert_eq!(back.evidence.chips, e.evidence.chips);
+                seen += 1;
+            }
+        }
+        assert!(seen >= 20, "{seen}");
+        assert!(Errors::decode("1\u{1f}2").is_err());
+        let line = errors(&points, Family::Training, &crate::find("trn2").unwrap()).encode();
+        for (at, garbled) in [(0, "fast"), (2, "-1"), (6, "most"), (7, "galaxy"), (9, "")] {
+            let mut f: Vec<&str> = line.split(FIELD).collect();
+            f[at] = garbled;
+            let bad = f.join(FIELD);
+            let e = Errors::decode(&bad).expect_err(garbled);
+            assert!(e.contains(&format!("'{garbled}'")), "{e}");
+        }
+    }
+
     use super::*;
     use crate::calibration::{calibration, Metric, Role};
     use crate::job::evaluate;

@@ -5,11 +5,13 @@
 use std::fmt::Write as _;
 
 use engine::compare::{self, Saved, Waterfall};
+use engine::job::Job;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::export::table_buttons;
+use crate::held_out::ChipErrors;
 use crate::state::use_scenario;
 use crate::widgets::escape;
 
@@ -182,9 +184,10 @@ pub fn ComparePage() -> impl IntoView {
         let _ = file.text().then(&done);
         done.forget();
     };
-    // The published runs the ranges stand on: worked out after the table's first paint, which
-    // they then join (as on the Workload page).
-    let points = crate::defer::deferred(|| (), |()| engine::calibration::calibration());
+    // The errors on published runs the ranges stand on: worked out in the worker after the
+    // table's first paint, once a chip, and the ranges then join the table (as on the
+    // Workload page).
+    let held_out = crate::held_out::HeldOut::listen();
     // Each scenario's job, evaluated once by its link: the ranges' arrival redraws the table
     // without evaluating the jobs again.
     let evaluated = StoredValue::new(Vec::<(String, Run)>::new());
@@ -220,17 +223,19 @@ pub fn ComparePage() -> impl IntoView {
                 runs
             })
             .unwrap_or_default();
-        points.value.with(|p| {
-            let evidence = p.as_deref().map(|p| (p, today.as_str()));
-            let out = comparison(&list, &runs, evidence);
-            if example {
-                format!(
-                    "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{out}"
-                )
-            } else {
-                out
-            }
-        })
+        let errors = |job: &Job| {
+            let chip = engine::system::find(&job.system).ok()?.chip;
+            held_out.ask(chip);
+            held_out.get(chip)?.ok()
+        };
+        let out = comparison(&list, &runs, &errors, today.as_str());
+        if example {
+            format!(
+                "<p class=\"note\" id=\"compare-example\">A worked example: the default job beside the same job on H100 and GB200 at as many chips. Keep a scenario (or add a link) and your own replace it.</p>{out}"
+            )
+        } else {
+            out
+        }
     });
     // Scenarios the link carries that this browser does not keep yet.
     let unkept = move || {
@@ -353,14 +358,14 @@ fn run(s: &Saved) -> Run {
     Some((sc.job, r))
 }
 
+/// A job's chip's errors on held-out runs, where known.
+type ErrorsOf<'a> = dyn Fn(&Job) -> Option<ChipErrors> + 'a;
+
 /// The side-by-side table and, for two or more, the waterfall between the first two, from
-/// each scenario of `list` and its evaluated job in `runs`; with the published runs (and
-/// today's date, for the price spread), each figure's range as the Workload page gives it.
-fn comparison(
-    list: &[Saved],
-    runs: &[Run],
-    evidence: Option<(&[engine::calibration::RunPoint], &str)>,
-) -> String {
+/// each scenario of `list` and its evaluated job in `runs`; with a job's chip's errors on
+/// held-out runs where known (and today's date, for the price spread), each figure's range as
+/// the Workload page gives it.
+fn comparison(list: &[Saved], runs: &[Run], errors: &ErrorsOf<'_>, today: &str) -> String {
     if list.is_empty() {
         return "<p>Keep a scenario (or paste a link) and tick it to compare.</p>".into();
     }
@@ -410,9 +415,16 @@ fn comparison(
     let ranges: Vec<Option<engine::uncertainty::Ranges>> = jobs
         .iter()
         .map(|j| {
-            let (points, today) = evidence?;
             let (job, r) = j.as_ref()?;
-            engine::uncertainty::ranges(job, r, points, today)
+            let (t, s) = errors(job)?;
+            let chip = engine::system::find(&job.system).ok()?.chip;
+            Some(engine::uncertainty::ranges_with(
+                job,
+                r,
+                chip,
+                (&t, &s),
+                today,
+            ))
         })
         .collect();
     // Each scenario's caveats, once each, for the note under the table.
@@ -506,7 +518,7 @@ fn comparison(
         h.push_str("</tr>");
     }
     h.push_str("</tbody></table></div>");
-    if evidence.is_some() {
+    if ranges.iter().any(Option::is_some) {
         h.push_str(r#"<p class="small-note" id="compare-ranges">Ranges: the model's error on published runs it was not fitted to, as on the Workload page (prices' spread included in costs)."#);
         for (i, brief) in &caveats {
             let _ = write!(

@@ -50,6 +50,30 @@ export function export_svg(chart, query, file) {
     })
     .catch((e) => console.error('SVG export: ' + e));
 }
+export function load_part(name, el, query, cb) {
+  const at = (f) => new URL(f, document.baseURI).href;
+  el.accelscopeQuery = query;
+  import(at(name + '.js'))
+    .then(async (m) => {
+      await m.default({ module_or_path: at(name + '_bg.wasm') });
+      if (!el.isConnected) return;
+      // The newest query: the page may have changed while this part loaded.
+      m.mount(el, el.accelscopeQuery, cb);
+      el.accelscopeUpdate = (q) => m.update(q);
+      el.accelscopeUnmount = () => m.unmount();
+      performance.mark('accelscope-part-' + name);
+    })
+    .catch((e) => {
+      const p = document.createElement('p');
+      p.className = 'error';
+      p.textContent = 'This part of the page could not be loaded (' + e + '). Reload to try again.';
+      el.replaceChildren(p);
+    });
+}
+export function update_part(el, query) {
+  el.accelscopeQuery = query;
+  if (el.accelscopeUpdate) el.accelscopeUpdate(query);
+}
 export function unload_page(el) {
   if (el.accelscopeUnmount) { el.accelscopeUnmount(); el.accelscopeUnmount = null; }
 }
@@ -57,6 +81,8 @@ export function unload_page(el) {
 extern "C" {
     fn load_page(name: &str, el: &web_sys::Element, query: &str, cb: &js_sys::Function);
     fn unload_page(el: &web_sys::Element);
+    fn load_part(name: &str, el: &web_sys::Element, query: &str, cb: &js_sys::Function);
+    fn update_part(el: &web_sys::Element, query: &str);
     /// Fetches the `charts` module (once) and downloads chart `chart` of the scenario of
     /// `query` as the SVG file `file`.
     pub fn export_svg(chart: &str, query: &str, file: &str);
@@ -101,6 +127,82 @@ pub fn LazyPage(page: engine::scenario::Page) -> impl IntoView {
                 <h1>{title}</h1>
                 <p class="lead">"Loading this page's code…"</p>
             </section>
+        </div>
+    }
+}
+
+/// A part of a page built as a module of its own (`NAME.js` and `NAME_bg.wasm`), fetched
+/// once the page around it has painted and mounted here with the scenario. It follows every
+/// change of the scenario after the frame that paints the page's own answer to it (marked as
+/// updating until then, and only the newest handed over), so an input's paint never waits for
+/// it; its own changes come back as the page's. Until it arrives the page shows `loading`.
+#[component]
+pub fn LazyPart(
+    /// The module's name.
+    name: &'static str,
+    /// What stands in its place while it loads.
+    loading: &'static str,
+) -> impl IntoView {
+    let sc = use_scenario();
+    let node = NodeRef::<leptos::html::Div>::new();
+    // The query last handed over either way: a change that came from the part is not sent
+    // back to it.
+    let last = StoredValue::new(None::<String>);
+    // A change not yet handed over, and whether it is scheduled.
+    let pending = StoredValue::new(None::<String>);
+    let updating = RwSignal::new(false);
+    Effect::new(move |_| {
+        let q = sc.with(engine::Scenario::to_query);
+        let Some(el) = node.get() else { return };
+        match last.get_value() {
+            Some(l) if l == q => {}
+            Some(_) => {
+                last.set_value(Some(q.clone()));
+                let scheduled = pending.with_value(Option::is_some);
+                pending.set_value(Some(q));
+                if scheduled {
+                    return;
+                }
+                updating.set(true);
+                request_animation_frame(move || {
+                    set_timeout(
+                        move || {
+                            if let Some(Some(q)) = pending.try_update_value(Option::take) {
+                                update_part(&el, &q);
+                            }
+                            updating.try_set(false);
+                        },
+                        std::time::Duration::ZERO,
+                    );
+                });
+            }
+            None => {
+                last.set_value(Some(q.clone()));
+                let cb = Closure::<dyn Fn(String)>::new(move |q: String| {
+                    if last.try_set_value(Some(q.clone())).is_none() {
+                        // The part's change is the newest: one of the page's still waiting
+                        // to be handed over is older.
+                        pending.set_value(None);
+                        sc.try_set(engine::Scenario::from_query(&q).0);
+                    }
+                });
+                // After the page's own answer has painted: the part never delays it.
+                request_animation_frame(move || {
+                    load_part(name, &el, &q, cb.as_ref().unchecked_ref());
+                    // Lives as long as the part may call it: the rest of the session.
+                    cb.forget();
+                });
+            }
+        }
+    });
+    on_cleanup(move || {
+        if let Some(el) = node.get_untracked() {
+            unload_page(&el);
+        }
+    });
+    view! {
+        <div class="lazy-part deferred" class:updating=move || updating.get() node_ref=node>
+            <p class="small-note lazy-loading-part">{loading}</p>
         </div>
     }
 }

@@ -8,11 +8,9 @@ use engine::units::sig;
 use engine::{system, workload, Dtype};
 use leptos::prelude::*;
 
+use crate::defer::Later;
 use crate::state::use_scenario;
 use crate::widgets::{chart_data, thousands, Derived, Fig};
-
-/// A chip's training and serving errors on held-out runs ([`engine::uncertainty::errors`]).
-type ChipErrors = (engine::uncertainty::Errors, engine::uncertainty::Errors);
 
 // Today (`crate::widgets::today`) is the day the page reads its figures on: a price older
 // than six months on it is part of the ranges.
@@ -55,8 +53,9 @@ fn moved_to(
     Some((moved, r))
 }
 
-#[component]
-pub fn WorkloadPage() -> impl IntoView {
+/// The scenario's job, and its report (the layout searched again only when what the search
+/// depends on changes).
+fn job_and_report() -> (Memo<Job>, Memo<Result<engine::job::JobReport, String>>) {
     let sc = use_scenario();
     let job = Memo::new(move |_| sc.with(|s| s.job.clone()));
     // The layout search runs again only when what it depends on changes: a price, the tokens,
@@ -74,12 +73,18 @@ pub fn WorkloadPage() -> impl IntoView {
         job.with(|j| evaluate_searched(j, t))
             .map_err(|e| e.to_string())
     });
-    // The calibration set does not depend on the inputs: evaluated once, after the first
-    // answer paints, and shared by the band on the headline cards and the calibration tables.
-    let points = crate::defer::deferred(|| (), |()| engine::calibration::calibration());
-    // The ranges' errors depend on the chip alone: kept with the chip they were worked out
-    // for, and worked out again only when the chip changes.
-    let errors = StoredValue::new(None::<(String, ChipErrors)>);
+    (job, report)
+}
+
+#[component]
+pub fn WorkloadPage() -> impl IntoView {
+    let sc = use_scenario();
+    let (job, report) = job_and_report();
+    // Whether the page is an embed (which shows the answer alone), apart from the rest of the
+    // scenario: the views below the answer mount once, not again at each input.
+    let embed = Memo::new(move |_| sc.with(|s| s.embed));
+    // The ranges' errors depend on the chip alone: worked out in the worker, once a chip.
+    let held_out = crate::held_out::HeldOut::listen();
     let today = StoredValue::new(today());
     let reports: Moved = StoredValue::new(Vec::new());
     // The verdict on every price basis against the compared platform, after the cards paint.
@@ -99,24 +104,6 @@ pub fn WorkloadPage() -> impl IntoView {
                 &v,
             )
             .map(|s| (s, v.len()))
-        },
-    );
-    // Worked out after the headline cards paint (see `crate::defer`).
-    let step = crate::defer::deferred(
-        move || (job.get(), report.get()),
-        move |(j, r)| {
-            let mine = engine::breakdown::train_step_of(j, r.as_ref().ok()?).ok()?;
-            // Beside it, the platform compared with, on as many chips (its report shared with
-            // the platforms table).
-            let other = (j.compare_with != j.system)
-                .then(|| {
-                    let (moved, r) = moved_to(reports, j, &j.compare_with)?;
-                    let sys = system::find(&j.compare_with).ok()?;
-                    let part = engine::breakdown::train_step_of(&moved, r.as_ref().ok()?).ok()?;
-                    Some((sys.name, moved.nodes * sys.chips(), part))
-                })
-                .flatten();
-            Some((mine, other))
         },
     );
     let swings = crate::defer::deferred(
@@ -178,18 +165,12 @@ pub fn WorkloadPage() -> impl IntoView {
                     let mem = r.train.memory;
                     let chip = engine::find(&chip_of(&j)).ok();
                     let id = chip_of(&j);
-                    if errors.with_value(|e| e.as_ref().is_none_or(|(c, _)| *c != id)) {
-                        let e = engine::find(&id).ok().and_then(|c| {
-                            points.value.with(|pts| pts.as_ref().map(|pts| (
-                                engine::uncertainty::errors(pts, engine::calibration::Family::Training, &c),
-                                engine::uncertainty::errors(pts, engine::calibration::Family::Serving, &c),
-                            )))
-                        });
-                        errors.set_value(e.map(|e| (id.clone(), e)));
-                    }
-                    let ranges = errors.with_value(|e| e.as_ref().map(|(_, (t, s))| {
-                        today.with_value(|d| engine::uncertainty::ranges_with(&j, &r, &id, (t, s), d))
-                    }));
+                    held_out.ask(&id);
+                    let held = held_out.get(&id);
+                    let held_failed = held.as_ref().and_then(|e| e.as_ref().err().cloned());
+                    let ranges = held.and_then(Result::ok).map(|(t, s)| {
+                        today.with_value(|d| engine::uncertainty::ranges_with(&j, &r, &id, (&t, &s), d))
+                    });
                     // A range, its evidence in data attributes, and in a few words what the
                     // evidence lacks (the whole caveat is in the note below the cards).
                     let band = |range: Option<&engine::uncertainty::Range>, id: &'static str, text: &dyn Fn(f64) -> String, unit: &'static str| {
@@ -363,6 +344,9 @@ pub fn WorkloadPage() -> impl IntoView {
                             <Tornado swings=swings/>
                         </div>
                         <p class="small-note" id="band-note">{band_note}</p>
+                        {held_failed.map(|why| view! {
+                            <p class="small-note warn" id="ranges-failed">{format!("The ranges could not be worked out: {why}.")}</p>
+                        })}
                         <p class="small-note" id="basis-verdict" class:updating=move || verdict.updating.get()>
                             {move || verdict.value.get().flatten().map(|(s, _)| s)}
                         </p>
@@ -380,21 +364,53 @@ pub fn WorkloadPage() -> impl IntoView {
             // Inputs a few change, folded: below the answer, so it starts on the first screen.
             <OwnModel/>
             <FailureAssumptions/>
-            // Outside the closure above, so an input change updates them in place.
-            <div class="deferred" class:updating=move || step.updating.get()>
-                {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}
-            </div>
-            <crate::defer::Later>
-                <super::serving::ServingCurves job=job/>
-                <super::serving::ApiBeside job=job report=report/>
-                <LayoutSearchPanel job=job/>
-                <LinkReadingCard job=job report=report/>
-                <BreakEven job=job report=report/>
-                <Platforms job=job report=report reports=reports/>
-                <Claims/>
-            </crate::defer::Later>
-            {move || points.value.with(|p| p.clone().map(|points| view! { <RunCalibration points=points/> }))}
+            // The views below the answer are a module of their own, fetched once the answer
+            // has painted (an embed shows the answer alone).
+            {move || (!embed.get()).then(|| view! {
+                <super::lazy::LazyPart name="workload_more" loading="Loading the step's breakdown, serving curves, layout search, break-even, other platforms and the evidence…"/>
+            })}
         </section>
+    }
+}
+
+/// The Workload page's views below its answer, built as a module of their own
+/// (`workload_more`): the step's breakdown, serving curves, the layout search, the link read
+/// the other way, break-even, other platforms, the claims checked and the published runs.
+#[component]
+pub fn WorkloadMore() -> impl IntoView {
+    let (job, report) = job_and_report();
+    let reports: Moved = StoredValue::new(Vec::new());
+    // Worked out after the headline cards paint (see `crate::defer`).
+    let step = crate::defer::deferred(
+        move || (job.get(), report.get()),
+        move |(j, r)| {
+            let mine = engine::breakdown::train_step_of(j, r.as_ref().ok()?).ok()?;
+            // Beside it, the platform compared with, on as many chips (its report shared with
+            // the platforms table).
+            let other = (j.compare_with != j.system)
+                .then(|| {
+                    let (moved, r) = moved_to(reports, j, &j.compare_with)?;
+                    let sys = system::find(&j.compare_with).ok()?;
+                    let part = engine::breakdown::train_step_of(&moved, r.as_ref().ok()?).ok()?;
+                    Some((sys.name, moved.nodes * sys.chips(), part))
+                })
+                .flatten();
+            Some((mine, other))
+        },
+    );
+    view! {
+        <div class="deferred" class:updating=move || step.updating.get()>
+            {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}
+        </div>
+        // Each in a task of its own: an input between them is answered at once.
+        <Later><super::serving::ServingCurves job=job/></Later>
+        <Later><super::serving::ApiBeside job=job report=report/></Later>
+        <Later><LayoutSearchPanel job=job/></Later>
+        <Later><LinkReadingCard job=job report=report/></Later>
+        <Later><BreakEven job=job report=report/></Later>
+        <Later><Platforms job=job report=report reports=reports/></Later>
+        <Later><Claims/></Later>
+        <RunCalibration/>
     }
 }
 

@@ -1,6 +1,7 @@
-//! View helpers shared by the app's shell, the Kernels page and its worker, so each is
-//! written once: text made safe for HTML, whole numbers with their thousands separated, and
-//! the typed messages the Kernels page and its worker exchange ([`protocol`]).
+//! View helpers shared by the app's pages and the worker, so each is written once: text made
+//! safe for HTML, whole numbers with their thousands separated, read-only tables as HTML
+//! ([`tables`]), the published runs against the model ([`calibration`]), and the typed
+//! messages pages and the worker exchange ([`protocol`]).
 
 #![no_std]
 
@@ -8,7 +9,9 @@ extern crate alloc;
 #[cfg(feature = "web")]
 extern crate std;
 
+pub mod calibration;
 pub mod protocol;
+pub mod tables;
 #[cfg(feature = "web")]
 pub mod workers;
 

@@ -25,6 +25,11 @@ pub enum Request {
     Tune(String),
     /// Simulate a job's serving request by request, then its load curve.
     Serve(ServeRun),
+    /// The model's errors on the published runs held out for a chip (its catalog id), for the
+    /// ranges on a page's headline figures.
+    Errors(String),
+    /// The published runs against the model, as HTML.
+    Calibration,
 }
 
 /// A serving simulation the Workload page asks for.
@@ -89,7 +94,22 @@ pub enum Reply {
     NcTuned(String),
     /// The NeuronCore experiment could not run.
     NcError(String),
+    /// The published runs against the model, as HTML.
+    Calibration(String),
+    /// A chip's errors on held-out runs, training's and serving's, each as the engine encodes
+    /// them (`engine::uncertainty::Errors::encode`).
+    Errors {
+        /// The chip's catalog id.
+        chip: String,
+        /// Training's.
+        training: String,
+        /// Serving's.
+        serving: String,
+    },
 }
+
+/// Separates the parts of an errors reply (no encoded errors hold it).
+const PART: char = '\u{1d}';
 
 fn split(line: &str) -> (&str, &str) {
     line.split_once(' ').unwrap_or((line, ""))
@@ -105,6 +125,8 @@ impl Request {
             Self::Bench { threads } => format!("bench {threads}"),
             Self::Simulate(t) => format!("nc {t}"),
             Self::Tune(t) => format!("nctune {t}"),
+            Self::Errors(chip) => format!("errors {chip}"),
+            Self::Calibration => "calibration".into(),
             Self::Serve(r) => format!(
                 "serve {} {} {} {} {} {}\n{}",
                 r.rate,
@@ -134,6 +156,8 @@ impl Request {
             },
             "nc" => Self::Simulate(arg.into()),
             "nctune" => Self::Tune(arg.into()),
+            "errors" => Self::Errors(arg.into()),
+            "calibration" => Self::Calibration,
             "serve" => {
                 // The trace, if any, follows the first line.
                 let (arg, trace) = arg.split_once('\n').unwrap_or((arg, ""));
@@ -186,6 +210,12 @@ impl Reply {
             Self::NcResult { whats, html } => format!("ncresult {}\n{html}", whats.join("|")),
             Self::NcTuned(h) => format!("nctune {h}"),
             Self::NcError(e) => format!("ncerror {e}"),
+            Self::Calibration(h) => format!("calibration {h}"),
+            Self::Errors {
+                chip,
+                training,
+                serving,
+            } => format!("errors {chip}{PART}{training}{PART}{serving}"),
         }
     }
 
@@ -239,6 +269,20 @@ impl Reply {
             }
             "nctune" => Self::NcTuned(arg.into()),
             "ncerror" => Self::NcError(arg.into()),
+            "calibration" => Self::Calibration(arg.into()),
+            "errors" => {
+                let mut p = arg.split(PART);
+                let (Some(chip), Some(training), Some(serving), None) =
+                    (p.next(), p.next(), p.next(), p.next())
+                else {
+                    return Err(format!("'errors' needs a chip and two parts, got '{arg}'"));
+                };
+                Self::Errors {
+                    chip: chip.into(),
+                    training: training.into(),
+                    serving: serving.into(),
+                }
+            }
             _ => return Err(format!("unknown reply '{verb}'")),
         })
     }
@@ -257,6 +301,8 @@ mod tests {
             Request::Bench { threads: 12 },
             Request::Simulate("mm trn2 bf16 128x128x128".into()),
             Request::Tune("x y".into()),
+            Request::Errors("trn2".into()),
+            Request::Calibration,
             Request::Serve(ServeRun {
                 rate: 2.5,
                 traffic: "chat".into(),
@@ -304,6 +350,12 @@ mod tests {
             },
             Reply::NcTuned("<table></table>".into()),
             Reply::NcError("tile too big".into()),
+            Reply::Calibration("<h3>Fitted</h3>\n<table></table>".into()),
+            Reply::Errors {
+                chip: "h100".into(),
+                training: "-0.1\u{1f}0\u{1f}3".into(),
+                serving: "a b\nc".into(),
+            },
         ] {
             assert_eq!(Reply::decode(&r.encode()), Ok(r.clone()), "{r:?}");
         }
@@ -317,5 +369,7 @@ mod tests {
         assert!(Reply::decode("ncpoint 1,x").is_err());
         assert!(Reply::decode("bench 1 fast").is_err());
         assert!(Reply::decode("hello").is_err());
+        assert!(Reply::decode("errors trn2").is_err());
+        assert!(Reply::decode("errors trn2\u{1d}a\u{1d}b\u{1d}c").is_err());
     }
 }

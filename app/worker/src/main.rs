@@ -1,4 +1,5 @@
-//! The Kernels page's Web Worker, and the Workload page's for its serving simulation. The page posts one [`Request`] at a time and the worker
+//! The Kernels page's Web Worker, and the Workload and Compare pages' for the serving
+//! simulation and the published runs (the errors behind the ranges, and their tables). The page posts one [`Request`] at a time and the worker
 //! answers with [`Reply`]s: stages while it works, then a result, or an error (the messages
 //! are typed in `view::protocol`, which the page compiles against too). Cancel is the page
 //! terminating the worker.
@@ -59,8 +60,38 @@ fn handle(cmd: &str) {
         Ok(Request::Simulate(t)) => neuroncore(&t),
         Ok(Request::Tune(t)) => neuroncore_tune(&t),
         Ok(Request::Serve(r)) => serve::serve(&r),
+        Ok(Request::Errors(chip)) => errors(&chip),
+        Ok(Request::Calibration) => POINTS.with(|p| {
+            let points = p.get_or_init(engine::calibration::calibration);
+            post(&Reply::Calibration(view::calibration::html(points)));
+        }),
         Err(e) => error(e),
     }
+}
+
+std::thread_local! {
+    /// The published runs against the model, evaluated on the first request for errors.
+    static POINTS: std::cell::OnceCell<Vec<engine::calibration::RunPoint>> =
+        const { std::cell::OnceCell::new() };
+}
+
+/// A chip's errors on the held-out published runs, training's and serving's: the page's
+/// ranges stand on them, and evaluating every run is too long a task for the page's thread.
+fn errors(chip: &str) {
+    use engine::calibration::Family;
+    let Ok(c) = engine::find(chip) else {
+        return error(format!("no chip '{chip}'"));
+    };
+    let [training, serving] = POINTS.with(|p| {
+        let points = p.get_or_init(engine::calibration::calibration);
+        [Family::Training, Family::Serving]
+            .map(|f| engine::uncertainty::errors(points, f, &c).encode())
+    });
+    post(&Reply::Errors {
+        chip: chip.into(),
+        training,
+        serving,
+    });
 }
 
 fn spec_of(query: &str) -> Result<KernelSpec, String> {

@@ -74,137 +74,42 @@ pub(super) fn Claims() -> impl IntoView {
 }
 
 /// Published measurements against the model's figure for each: the points a parameter was
-/// fitted to, then the held-out ones that check it, family by family.
+/// fitted to, then the held-out ones that check it, family by family. Evaluated and drawn in
+/// the worker when the fold first opens (`view::calibration`).
 #[component]
-pub(super) fn RunCalibration(
-    /// The calibration set, evaluated once for the page.
-    points: Vec<engine::calibration::RunPoint>,
-) -> impl IntoView {
-    use engine::calibration::{Metric, Role, TOLERANCE};
-    let count = |id: &str| points.iter().filter(|p| p.role.id() == id).count();
-    let outside = points
-        .iter()
-        .filter(|p| p.role != Role::Departs && !p.within())
-        .count();
-    let bounds = TOLERANCE
-        .iter()
-        .map(|(f, fit, other)| {
-            format!(
-                "{} ±{:.0}% fitted, ±{:.0}% otherwise",
-                f.id(),
-                fit * 100.0,
-                other * 100.0
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
-    let group = |role: &str, id: &str| {
-        use crate::widgets::{table_html, HtmlRow, RowCells};
-        let pts: Vec<_> = points.iter().filter(|p| p.role.id() == role).collect();
-        let fmt = |p: &engine::calibration::RunPoint, x: f64| match p.measured {
-            Metric::TokensPerS(_) => format!("{} tok/s", thousands(x)),
-            Metric::Mfu(_) => format!("{}% MFU", sig(x * 100.0, 3)),
-            Metric::Busbw(_) => format!("{} GB/s busbw", sig(x / 1e9, 4)),
-            Metric::Time(_) => format!("{} µs", sig(x * 1e6, 3)),
-        };
-        let data: Vec<[(&str, String); 4]> = pts
-            .iter()
-            .map(|p| {
-                [
-                    ("role", role.to_string()),
-                    ("family", p.family.id().to_string()),
-                    ("error", p.error().unwrap_or(f64::NAN).to_string()),
-                    ("tolerance", p.tolerance().to_string()),
-                ]
-            })
-            .collect();
-        let cells: Vec<RowCells<1, 3>> = pts
-            .iter()
-            .map(|p| {
-                let model = p.model.as_ref().ok().copied();
-                let err = p.error();
-                (
-                    [p.family.id().to_string()],
-                    [
-                        (
-                            model
-                                .map(|m| fmt(p, m))
-                                .unwrap_or_else(|| "does not fit".into()),
-                            false,
-                        ),
-                        (
-                            err.map(|e| format!("{:+.1}%", e * 100.0))
-                                .unwrap_or_default(),
-                            p.role != Role::Departs && !p.within(),
-                        ),
-                        (
-                            match (p.role.held_out_since(), p.role.predicted_at_entry()) {
-                                (Some(d), Some(at)) => format!(
-                                    "±{:.0}% (since {d}; the model said {} then)",
-                                    p.tolerance() * 100.0,
-                                    fmt(p, at)
-                                ),
-                                _ => format!("±{:.0}%", p.tolerance() * 100.0),
-                            },
-                            false,
-                        ),
-                    ],
-                )
-            })
-            .collect();
-        let rows: Vec<HtmlRow> = pts
-            .iter()
-            .zip(&data)
-            .zip(&cells)
-            .map(|((p, d), (lead, cells))| HtmlRow {
-                data: d,
-                lead,
-                label: (p.label, &p.setup),
-                fig: (
-                    fmt(p, p.measured.value()),
-                    engine::Source::Cited { citation: p.source },
-                    p.note,
-                ),
-                cells,
-            })
-            .collect();
-        table_html(
-            id,
-            &[
-                "Family",
-                "Measurement",
-                "Published",
-                "Model",
-                "Difference",
-                "Allowed",
-            ],
-            &rows,
-        )
+pub(super) fn RunCalibration() -> impl IntoView {
+    use view::protocol::{Reply, Request};
+    let html = RwSignal::new(None::<String>);
+    let asked = StoredValue::new(false);
+    crate::background::listen(move |r| match r {
+        Reply::Calibration(h) => {
+            html.try_set(Some(h.clone()));
+        }
+        Reply::Error(why)
+            if asked.try_get_value() == Some(true)
+                && html.try_with_untracked(Option::is_none) == Some(true) =>
+        {
+            html.try_set(Some(format!(
+                "<p class=\"error\" role=\"alert\">The published runs could not be evaluated: {}</p>",
+                crate::widgets::escape(why)
+            )));
+        }
+        _ => {}
+    });
+    let on_toggle = move |ev: leptos::ev::Event| {
+        let open = event_target::<web_sys::Element>(&ev).has_attribute("open");
+        if open && !asked.get_value() {
+            asked.set_value(true);
+            crate::background::ask(Request::Calibration);
+        }
     };
     view! {
-        <details class="card" id="run-calibration">
+        <details class="card" id="run-calibration" on:toggle=on_toggle>
             <summary><h2 class="inline-h">"The model against published measurements"</h2></summary>
-            <p class="small-note">{format!(
-                "Calibration as a method: {} points set a parameter, {} check it with nothing fitted and nothing changed while looking at them (each dated when it entered), {} were in view while the mechanism they check was built (kept within their bound, but no evidence), and {} the model departs from, shown last with the reason. Bounds: {bounds}. {} The ranges on the headline cards come from the held-out points only. Hover a figure for its source and assumptions.",
-                count("fitted"),
-                count("held-out"),
-                count("tuned-against"),
-                count("departs"),
-                if outside == 0 { "Every point that is not a departure is within its bound.".to_string() } else { format!("{outside} outside its bound.") }
-            )}</p>
-            {Role::IDS
-                .iter()
-                .map(|&id| {
-                    let table_id = match id {
-                        "held-out" => "run-calibration-table".to_string(),
-                        _ => format!("run-calibration-{id}"),
-                    };
-                    view! {
-                        <h3>{format!("{}{}: {}", id[..1].to_uppercase(), id[1..].replace('-', " "), Role::meaning(id))}</h3>
-                        <div inner_html=group(id, &table_id)></div>
-                    }
-                })
-                .collect_view()}
+            {move || match html.get() {
+                Some(h) => view! { <div inner_html=h></div> }.into_any(),
+                None => view! { <p class="small-note" id="run-calibration-waiting">"Evaluating every published run in the background…"</p> }.into_any(),
+            }}
         </details>
     }
 }
