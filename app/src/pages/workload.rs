@@ -106,10 +106,6 @@ pub fn WorkloadPage() -> impl IntoView {
             .map(|s| (s, v.len()))
         },
     );
-    let swings = crate::defer::deferred(
-        move || (job.get(), report.get()),
-        |(j, r)| r.as_ref().ok().and_then(|r| tornado_from(j, r, 0.2).ok()),
-    );
     // The job in a line: the folded inputs' summary on a phone, and an embed's caption.
     let job_line = Signal::derive(move || {
         job.with(|j| {
@@ -155,7 +151,6 @@ pub fn WorkloadPage() -> impl IntoView {
                     };
                     let no_fit2 = no_fit.clone();
                     let ops_table = r.infer.as_ref().and_then(decode_ops);
-                    let for_breakdown = r.clone();
                     let train_formula = r.train.formula.clone();
                     let step_note = format!("Step {}: compute {}, pipeline bubble {}, exposed tensor-parallel {}, exposed expert all-to-all {}, exposed data-parallel {} (ZeRO-{}), exposed context-parallel ring {}, pipeline sends {}; {}% of communication hidden ({}).",
                         r.train.step, r.train.compute, r.train.bubble, r.train.tp_comm, r.train.ep_comm, r.train.dp_comm, r.train.layout.zero, r.train.cp_comm, r.train.pp_comm,
@@ -339,10 +334,6 @@ pub fn WorkloadPage() -> impl IntoView {
                                 }
                             }
                         </div>
-                        <div class="tco-grid">
-                            <Breakdown report=for_breakdown/>
-                            <Tornado swings=swings/>
-                        </div>
                         <p class="small-note" id="band-note">{band_note}</p>
                         {held_failed.map(|why| view! {
                             <p class="small-note warn" id="ranges-failed">{format!("The ranges could not be worked out: {why}.")}</p>
@@ -361,25 +352,27 @@ pub fn WorkloadPage() -> impl IntoView {
                     }.into_any()
                 }
             }}
-            // Inputs a few change, folded: below the answer, so it starts on the first screen.
-            <OwnModel/>
-            <FailureAssumptions/>
-            // The views below the answer are a module of their own, fetched once the answer
-            // has painted (an embed shows the answer alone).
+            // The views below the answer, and the inputs a few change, are a module of their
+            // own, fetched once the answer has painted (an embed shows the answer alone).
             {move || (!embed.get()).then(|| view! {
-                <super::lazy::LazyPart name="workload_more" loading="Loading the step's breakdown, serving curves, layout search, break-even, other platforms and the evidence…"/>
+                <super::lazy::LazyPart name="workload_more" loading="Loading the owned-cost breakdown, the tornado, your own model, failures, the step's breakdown, serving curves, layout search, break-even, other platforms and the evidence…"/>
             })}
         </section>
     }
 }
 
 /// The Workload page's views below its answer, built as a module of their own
-/// (`workload_more`): the step's breakdown, serving curves, the layout search, the link read
-/// the other way, break-even, other platforms, the claims checked and the published runs.
+/// (`workload_more`): the owned-cost breakdown and the tornado, the inputs a few change (your
+/// own model, failures), the step's breakdown, serving curves, the layout search, the link
+/// read the other way, break-even, other platforms, the claims checked and the published runs.
 #[component]
 pub fn WorkloadMore() -> impl IntoView {
     let (job, report) = job_and_report();
     let reports: Moved = StoredValue::new(Vec::new());
+    let swings = crate::defer::deferred(
+        move || (job.get(), report.get()),
+        |(j, r)| r.as_ref().ok().and_then(|r| tornado_from(j, r, 0.2).ok()),
+    );
     // Worked out after the headline cards paint (see `crate::defer`).
     let step = crate::defer::deferred(
         move || (job.get(), report.get()),
@@ -399,6 +392,12 @@ pub fn WorkloadMore() -> impl IntoView {
         },
     );
     view! {
+        <div class="tco-grid">
+            {move || report.get().ok().map(|r| view! { <Breakdown report=r/> })}
+            <Tornado swings=swings/>
+        </div>
+        <OwnModel/>
+        <FailureAssumptions/>
         <div class="deferred" class:updating=move || step.updating.get()>
             {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}
         </div>
