@@ -435,6 +435,8 @@ test('workload & TCO: the default job states its ranges with their evidence, its
       assert.ok(near(x, want[figure]) && lo <= x && x <= hi, `${card}: ${x} in ${lo}..${hi}`);
     }
   }
+  // The errors behind the ranges were worked out in the worker, not on the page's thread.
+  assert.ok(page.requests.some((u) => u.endsWith('worker_bg.wasm')), 'the ranges come from the worker');
   // No Trainium2 training run is held out, and the page says so beside the figure.
   assert.match(await page.textContent('#cost'), /no Trainium2 training run held out/);
   // The Trn2 rate is AWS's published Capacity Block price (trn2.48xlarge ÷ 16), dated.
