@@ -252,6 +252,15 @@ impl Job {
             ..self.clone()
         }
     }
+
+    /// The same job on platform `system` with as many chips (whole systems, at least one):
+    /// how a page sets it beside another platform. `None` for an unknown platform.
+    #[must_use]
+    pub fn on_platform(&self, system: &str) -> Option<Job> {
+        let chips = crate::system::find(&self.system).ok()?.chips() * self.nodes;
+        let sys = crate::system::find(system).ok()?;
+        Some(self.moved_to(system, chips.div_ceil(sys.chips()).max(1)))
+    }
 }
 
 /// The results of a job.

@@ -564,8 +564,8 @@ fn cost() -> Option<Lesson> {
     let r = evaluate(&j).ok()?;
     let sys = system::find(&j.system).ok()?;
     let chips = sys.chips() * j.nodes;
-    let other_sys = system::find("gb200-nvl72").ok()?;
-    let other = j.moved_to("gb200-nvl72", chips.div_ceil(other_sys.chips()).max(1));
+    let other = j.on_platform("gb200-nvl72")?;
+    let other_sys = system::find(&other.system).ok()?;
     let ro = evaluate(&other).ok()?;
     let rate = r.usd_per_chip_hour.value;
     let x = r.train_usd_per_mtok;

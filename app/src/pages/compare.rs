@@ -328,18 +328,16 @@ fn worked_example() -> Vec<Saved> {
         ..engine::Scenario::default()
     };
     let j = &base.job;
-    let chips = engine::system::find(&j.system).map_or(64, |s| s.chips() * j.nodes);
     let mut out = vec![Saved {
         name: compare::default_name(&base),
         query: base.to_query(),
     }];
     for id in ["hgx-h100-8", "gb200-nvl72"] {
-        let Ok(sys) = engine::system::find(id) else {
+        let Some(moved) = j.on_platform(id) else {
             continue;
         };
-        let nodes = chips.div_ceil(sys.chips()).max(1);
         let mut s = base.clone();
-        s.job = j.moved_to(id, nodes);
+        s.job = moved;
         out.push(Saved {
             name: compare::default_name(&s),
             query: s.to_query(),

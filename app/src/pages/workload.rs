@@ -37,9 +37,7 @@ fn moved_to(
     j: &Job,
     id: &str,
 ) -> Option<(Job, Result<engine::job::JobReport, String>)> {
-    let chips = system::find(&j.system).ok()?.chips() * j.nodes;
-    let sys = system::find(id).ok()?;
-    let moved = j.moved_to(id, chips.div_ceil(sys.chips()).max(1));
+    let moved = j.on_platform(id)?;
     if let Some(hit) = cache.with_value(|c| c.iter().find(|(m, _)| *m == moved).cloned()) {
         return Some(hit);
     }

@@ -166,15 +166,12 @@ pub(super) fn Platforms(
             ids
         },
         move |(j, rep), id| {
-            let chips = system::find(&j.system)
-                .map(|s| s.chips() * j.nodes)
-                .unwrap_or(64);
             let sys = system::find(id).ok()?;
-            let nodes = chips.div_ceil(sys.chips()).max(1);
-            let r = if *id == j.system {
-                rep.clone()
+            let (nodes, r) = if *id == j.system {
+                (j.nodes, rep.clone())
             } else {
-                super::moved_to(reports, j, id)?.1
+                let (moved, r) = super::moved_to(reports, j, id)?;
+                (moved.nodes, r)
             };
             let target = rep.as_ref().ok().map(|r| r.train_usd_per_mtok);
             let be = match (&r, target) {
@@ -295,13 +292,10 @@ pub(super) fn BreakEven(
     let data = crate::defer::deferred(
         move || (job.get(), report.get()),
         |(j, r)| {
-            let chips = system::find(&j.system)
-                .map(|s| s.chips() * j.nodes)
-                .unwrap_or(64);
             let other_sys = system::find(&j.compare_with).ok()?;
             let other = Job {
                 owned: false,
-                ..j.moved_to(&j.compare_with, chips.div_ceil(other_sys.chips()).max(1))
+                ..j.on_platform(&j.compare_with)?
             };
             let (pts, target, be) = sensitivity(j, r.as_ref().ok()?, &other, j.lever, 41).ok()?;
             Some((pts, target, be, other_sys.name))
