@@ -775,6 +775,11 @@ test('compare: the CLI\'s link carries the comparison to a fresh phone, and Back
   assert.match(cols[2], /H100/);
   assert.ok(await page.$('#waterfall'));
   assert.match(await page.textContent('#compare-shared'), /2 scenarios/);
+  // The ranges arrive from the worker, each chip's in turn, and the memo is drawn again.
+  await page.waitForFunction(() => {
+    const row = [...document.querySelectorAll('#compare-table tbody tr')].find((t) => /cost of the run/.test(t.textContent));
+    return row && [...row.querySelectorAll('td')].every((td) => td.querySelector('.range'));
+  });
   // On the phone the answer comes first: the offer to keep, the memo, then the controls.
   const top = async (sel) => (await page.locator(sel).first().boundingBox()).y;
   assert.ok(await top('#compare-shared') < await top('#memo-title'));
@@ -977,7 +982,8 @@ test('links last: a configuration built on each page opens the same in a fresh b
     roofline: [async (p) => { await p.check('input[name=chip][value="b200"]'); }, '#roofline-table'],
     topology: [async (p) => { await p.selectOption('select[name=system]', 'gb200-nvl72'); await p.click('#topology-svg g.chip[data-chip="5"]'); }, '#topology-figures'],
     collectives: [async (p) => { await p.fill('input[name=size]', '64MiB'); await p.press('input[name=size]', 'Enter'); }, '#collective-table'],
-    workload: [async (p) => { await p.fill('input[name=wnodes]', '2'); await p.press('input[name=wnodes]', 'Enter'); await p.waitForSelector('#cost'); }, '#cost'],
+    // The range on the cost comes from the worker, after the card.
+    workload: [async (p) => { await p.fill('input[name=wnodes]', '2'); await p.press('input[name=wnodes]', 'Enter'); await p.waitForSelector('#cost-band'); }, '#cost', '#cost-band'],
     // Kernels: seeded inputs, so the errors are the same in any browser (the speed is not).
     kernels: [async (p) => {
       await p.waitForSelector('.kresult', { timeout: 30000 });
@@ -988,14 +994,14 @@ test('links last: a configuration built on each page opens the same in a fresh b
       await p.waitForFunction(() => /\(96x/.test(document.querySelector('.kresult .formula')?.textContent ?? ''), null, { timeout: 30000 });
     }, '#kernel-error'],
   };
-  for (const [name, [act, sel]] of Object.entries(steps)) {
+  for (const [name, [act, sel, ready = sel]] of Object.entries(steps)) {
     const page = await open(`?page=${name}`);
     await act(page);
     await page.waitForTimeout(400);
     const text = (await page.textContent(sel)).replace(/\s+/g, ' ');
     const link = page.url();
     const fresh = await open(link.slice(srv.url.length));
-    await fresh.waitForSelector(sel);
+    await fresh.waitForSelector(ready);
     assert.equal((await fresh.textContent(sel)).replace(/\s+/g, ' '), text, `${name}: ${link}`);
     assert.deepEqual([...page.errors, ...fresh.errors], [], name);
     await page.context().close();

@@ -90,3 +90,40 @@ fn dispatch(r: &Reply) {
         f(r);
     }
 }
+
+/// A view's value worked out in the worker (as [`crate::defer::deferred`] works one out after
+/// the paint, but off the page's thread): for each query `source` gives, `ask_for` makes the
+/// request, and `take` reads a reply for a query and its value. Only the reply for the newest
+/// query is shown; until it arrives the old value stays, marked as updating.
+pub fn derived<T: Send + Sync + 'static>(
+    source: impl Fn() -> String + Send + Sync + 'static,
+    ask_for: fn(String) -> Request,
+    take: fn(&Reply) -> Option<(&str, T)>,
+) -> crate::defer::Deferred<T> {
+    let value = RwSignal::new(None::<T>);
+    let updating = RwSignal::new(false);
+    let newest = StoredValue::new(String::new());
+    listen(move |r| {
+        if let Some((q, v)) = take(r) {
+            if newest.try_with_value(|n| n == q) == Some(true) {
+                value.try_set(Some(v));
+                updating.try_set(false);
+            }
+        } else if matches!(r, Reply::Error(_)) {
+            updating.try_set(false);
+        }
+    });
+    Effect::new(move |_| {
+        let q = source();
+        if newest.with_value(|n| *n == q) {
+            return;
+        }
+        newest.set_value(q.clone());
+        updating.set(true);
+        ask(ask_for(q));
+    });
+    crate::defer::Deferred {
+        value: value.read_only(),
+        updating: updating.read_only(),
+    }
+}

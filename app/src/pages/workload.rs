@@ -1,9 +1,7 @@
 //! Workload & TCO page: one job (train a model on a system at a price), its results with
 //! their formulas, the owned-cost breakdown and a tornado of the assumptions.
 
-use engine::job::{
-    evaluate, evaluate_searched, layout_search, search, search_inputs, tornado_from, Job,
-};
+use engine::job::{evaluate, evaluate_searched, layout_search, search, search_inputs, Job};
 use engine::units::sig;
 use engine::{system, workload, Dtype};
 use leptos::prelude::*;
@@ -84,24 +82,17 @@ pub fn WorkloadPage() -> impl IntoView {
     // The ranges' errors depend on the chip alone: worked out in the worker, once a chip.
     let held_out = crate::held_out::HeldOut::listen();
     let today = StoredValue::new(today());
-    let reports: Moved = StoredValue::new(Vec::new());
-    // The verdict on every price basis against the compared platform, after the cards paint.
-    let verdict = crate::defer::deferred(
-        move || (job.get(), report.get()),
-        move |(j, r)| {
-            let r = r.as_ref().ok()?;
-            let (other, or) = moved_to(reports, j, &j.compare_with)?;
-            let or = or.ok()?;
-            let v = engine::job::basis_verdicts(j, r, &other, &or);
-            let name =
-                |id: &str| system::find(id).map_or_else(|_| id.to_string(), |s| s.name.to_string());
-            engine::job::verdict_sentence(
-                &name(&j.system),
-                &name(&j.compare_with),
-                r.price.basis?,
-                &v,
-            )
-            .map(|s| (s, v.len()))
+    // The verdict on every price basis against the compared platform: worked out in the
+    // worker after the cards paint.
+    let verdict = crate::background::derived(
+        move || sc.with(engine::Scenario::to_query),
+        view::protocol::Request::Verdict,
+        |r| match r {
+            view::protocol::Reply::Verdict { query, sentence } => Some((
+                query.as_str(),
+                (!sentence.is_empty()).then(|| sentence.clone()),
+            )),
+            _ => None,
         },
     );
     // The job in a line: the folded inputs' summary on a phone, and an embed's caption.
@@ -337,7 +328,7 @@ pub fn WorkloadPage() -> impl IntoView {
                             <p class="small-note warn" id="ranges-failed">{format!("The ranges could not be worked out: {why}.")}</p>
                         })}
                         <p class="small-note" id="basis-verdict" class:updating=move || verdict.updating.get()>
-                            {move || verdict.value.get().flatten().map(|(s, _)| s)}
+                            {move || verdict.value.get().flatten()}
                         </p>
                         <p class="small-note">{step_note}</p>
                         {ops_table}
@@ -367,9 +358,22 @@ pub fn WorkloadPage() -> impl IntoView {
 pub fn WorkloadMore() -> impl IntoView {
     let (job, report) = job_and_report();
     let reports: Moved = StoredValue::new(Vec::new());
-    let swings = crate::defer::deferred(
-        move || (job.get(), report.get()),
-        |(j, r)| r.as_ref().ok().and_then(|r| tornado_from(j, r, 0.2).ok()),
+    // The tornado's evaluations run in the worker.
+    let sc = use_scenario();
+    let swings = crate::background::derived(
+        move || sc.with(engine::Scenario::to_query),
+        view::protocol::Request::Tornado,
+        |r| match r {
+            view::protocol::Reply::Tornado {
+                query,
+                base,
+                swings,
+            } => Some((
+                query.as_str(),
+                (!swings.is_empty()).then(|| (*base, swings.clone())),
+            )),
+            _ => None,
+        },
     );
     // Worked out after the headline cards paint (see `crate::defer`).
     let step = crate::defer::deferred(

@@ -30,6 +30,11 @@ pub enum Request {
     Errors(String),
     /// The published runs against the model, as HTML.
     Calibration,
+    /// The tornado of the job of a scenario (its link query).
+    Tornado(String),
+    /// The verdict on every price basis between the job of a scenario (its link query) and
+    /// the same job on the platform it is compared with.
+    Verdict(String),
 }
 
 /// A serving simulation the Workload page asks for.
@@ -96,6 +101,25 @@ pub enum Reply {
     NcError(String),
     /// The published runs against the model, as HTML.
     Calibration(String),
+    /// A scenario's tornado (`engine::job::tornado_from`): the base training cost per
+    /// million tokens and the swings, largest first; no swings when the job does not
+    /// evaluate.
+    Tornado {
+        /// The scenario's link query, as asked.
+        query: String,
+        /// The base cost.
+        base: f64,
+        /// The swings.
+        swings: Vec<engine::job::Swing>,
+    },
+    /// A scenario's verdict on every price basis (`engine::job::verdict_sentence`), empty
+    /// when there is none.
+    Verdict {
+        /// The scenario's link query, as asked.
+        query: String,
+        /// The sentence.
+        sentence: String,
+    },
     /// A chip's errors on held-out runs, training's and serving's, each as the engine encodes
     /// them (`engine::uncertainty::Errors::encode`).
     Errors {
@@ -108,8 +132,12 @@ pub enum Reply {
     },
 }
 
-/// Separates the parts of an errors reply (no encoded errors hold it).
+/// Separates the parts of a reply with several (no query, number or encoded errors hold it).
 const PART: char = '\u{1d}';
+/// Separates the items of a list in a reply.
+const ITEM: char = '\u{1e}';
+/// Separates the fields of an item.
+const FIELD: char = '\u{1f}';
 
 fn split(line: &str) -> (&str, &str) {
     line.split_once(' ').unwrap_or((line, ""))
@@ -127,6 +155,8 @@ impl Request {
             Self::Tune(t) => format!("nctune {t}"),
             Self::Errors(chip) => format!("errors {chip}"),
             Self::Calibration => "calibration".into(),
+            Self::Tornado(q) => format!("tornado {q}"),
+            Self::Verdict(q) => format!("verdict {q}"),
             Self::Serve(r) => format!(
                 "serve {} {} {} {} {} {}\n{}",
                 r.rate,
@@ -158,6 +188,8 @@ impl Request {
             "nctune" => Self::Tune(arg.into()),
             "errors" => Self::Errors(arg.into()),
             "calibration" => Self::Calibration,
+            "tornado" => Self::Tornado(arg.into()),
+            "verdict" => Self::Verdict(arg.into()),
             "serve" => {
                 // The trace, if any, follows the first line.
                 let (arg, trace) = arg.split_once('\n').unwrap_or((arg, ""));
@@ -211,6 +243,21 @@ impl Reply {
             Self::NcTuned(h) => format!("nctune {h}"),
             Self::NcError(e) => format!("ncerror {e}"),
             Self::Calibration(h) => format!("calibration {h}"),
+            Self::Tornado {
+                query,
+                base,
+                swings,
+            } => {
+                let items: Vec<String> = swings
+                    .iter()
+                    .map(|s| format!("{}{FIELD}{}{FIELD}{}", s.input, s.low, s.high))
+                    .collect();
+                format!(
+                    "tornado {query}{PART}{base}{PART}{}",
+                    items.join(ITEM.encode_utf8(&mut [0; 4]))
+                )
+            }
+            Self::Verdict { query, sentence } => format!("verdict {query}{PART}{sentence}"),
             Self::Errors {
                 chip,
                 training,
@@ -270,6 +317,51 @@ impl Reply {
             "nctune" => Self::NcTuned(arg.into()),
             "ncerror" => Self::NcError(arg.into()),
             "calibration" => Self::Calibration(arg.into()),
+            "tornado" => {
+                let mut p = arg.split(PART);
+                let (Some(query), Some(base), Some(items), None) =
+                    (p.next(), p.next(), p.next(), p.next())
+                else {
+                    return Err(format!(
+                        "'tornado' needs a query, a base and swings, got '{arg}'"
+                    ));
+                };
+                let swings = items
+                    .split(ITEM)
+                    .filter(|i| !i.is_empty())
+                    .map(|i| {
+                        let mut f = i.split(FIELD);
+                        let (Some(input), low, high, None) =
+                            (f.next(), f.next(), f.next(), f.next())
+                        else {
+                            return Err(format!(
+                                "'tornado' sent a swing that does not read: '{i}'"
+                            ));
+                        };
+                        Ok(engine::job::Swing {
+                            input: input.into(),
+                            low: number(low)?,
+                            high: number(high)?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                Self::Tornado {
+                    query: query.into(),
+                    base: number(Some(base))?,
+                    swings,
+                }
+            }
+            "verdict" => {
+                let Some((query, sentence)) = arg.split_once(PART) else {
+                    return Err(format!(
+                        "'verdict' needs a query and a sentence, got '{arg}'"
+                    ));
+                };
+                Self::Verdict {
+                    query: query.into(),
+                    sentence: sentence.into(),
+                }
+            }
             "errors" => {
                 let mut p = arg.split(PART);
                 let (Some(chip), Some(training), Some(serving), None) =
@@ -303,6 +395,8 @@ mod tests {
             Request::Tune("x y".into()),
             Request::Errors("trn2".into()),
             Request::Calibration,
+            Request::Tornado("v=9&page=workload".into()),
+            Request::Verdict("v=9&page=workload&wsys=hgx-h100-8".into()),
             Request::Serve(ServeRun {
                 rate: 2.5,
                 traffic: "chat".into(),
@@ -351,6 +445,31 @@ mod tests {
             Reply::NcTuned("<table></table>".into()),
             Reply::NcError("tile too big".into()),
             Reply::Calibration("<h3>Fitted</h3>\n<table></table>".into()),
+            Reply::Tornado {
+                query: "v=9&page=workload&wnodes=8".into(),
+                base: 0.6723,
+                swings: vec![
+                    engine::job::Swing {
+                        input: "price per chip-hour".into(),
+                        low: 0.538,
+                        high: 0.807,
+                    },
+                    engine::job::Swing {
+                        input: "PUE".into(),
+                        low: 0.1 + 0.2,
+                        high: 1e-300,
+                    },
+                ],
+            },
+            Reply::Tornado {
+                query: String::new(),
+                base: 1.5,
+                swings: vec![],
+            },
+            Reply::Verdict {
+                query: "v=9".into(),
+                sentence: "Trn2 trains this job 36% cheaper than H100.".into(),
+            },
             Reply::Errors {
                 chip: "h100".into(),
                 training: "-0.1\u{1f}0\u{1f}3".into(),
@@ -370,6 +489,10 @@ mod tests {
         assert!(Reply::decode("bench 1 fast").is_err());
         assert!(Reply::decode("hello").is_err());
         assert!(Reply::decode("errors trn2").is_err());
+        assert!(Reply::decode("tornado v=9").is_err());
+        assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}1").is_err());
+        assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}x\u{1f}2").is_err());
+        assert!(Reply::decode("verdict v=9").is_err());
         assert!(Reply::decode("errors trn2\u{1d}a\u{1d}b\u{1d}c").is_err());
     }
 }

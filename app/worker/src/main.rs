@@ -61,6 +61,8 @@ fn handle(cmd: &str) {
         Ok(Request::Tune(t)) => neuroncore_tune(&t),
         Ok(Request::Serve(r)) => serve::serve(&r),
         Ok(Request::Errors(chip)) => errors(&chip),
+        Ok(Request::Tornado(q)) => post(&tornado(q)),
+        Ok(Request::Verdict(q)) => post(&verdict(q)),
         Ok(Request::Calibration) => POINTS.with(|p| {
             let points = p.get_or_init(engine::calibration::calibration);
             post(&Reply::Calibration(view::calibration::html(points)));
@@ -73,6 +75,43 @@ std::thread_local! {
     /// The published runs against the model, evaluated on the first request for errors.
     static POINTS: std::cell::OnceCell<Vec<engine::calibration::RunPoint>> =
         const { std::cell::OnceCell::new() };
+}
+
+/// The tornado of the job of the scenario `query`: eight evaluations and more, too long a
+/// task to follow each input on the page's thread.
+fn tornado(query: String) -> Reply {
+    let job = engine::Scenario::from_query(&query).0.job;
+    let (base, swings) = engine::job::evaluate(&job)
+        .ok()
+        .and_then(|r| engine::job::tornado_from(&job, &r, 0.2).ok())
+        .unwrap_or((f64::NAN, Vec::new()));
+    Reply::Tornado {
+        query,
+        base,
+        swings,
+    }
+}
+
+/// The verdict on every price basis between the job of the scenario `query` and the same job
+/// on the platform it is compared with, with as many chips.
+fn verdict(query: String) -> Reply {
+    let job = engine::Scenario::from_query(&query).0.job;
+    let name =
+        |id: &str| engine::system::find(id).map_or_else(|_| id.to_string(), |s| s.name.to_string());
+    let sentence = (|| {
+        let r = engine::job::evaluate(&job).ok()?;
+        let other = job.on_platform(&job.compare_with)?;
+        let or = engine::job::evaluate(&other).ok()?;
+        let v = engine::job::basis_verdicts(&job, &r, &other, &or);
+        engine::job::verdict_sentence(
+            &name(&job.system),
+            &name(&job.compare_with),
+            r.price.basis?,
+            &v,
+        )
+    })()
+    .unwrap_or_default();
+    Reply::Verdict { query, sentence }
 }
 
 /// A chip's errors on the held-out published runs, training's and serving's: the page's

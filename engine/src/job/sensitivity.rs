@@ -8,7 +8,7 @@ use super::*;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Swing {
     /// Which input.
-    pub input: &'static str,
+    pub input: String,
     /// Result with the input lowered.
     pub low: f64,
     /// Result with the input raised.
@@ -60,7 +60,7 @@ pub fn tornado_from(
         let (bl, ol) = g(&mut lo, 1.0 - f);
         let (bh, oh) = g(&mut hi, 1.0 + f);
         swings.push(Swing {
-            input,
+            input: input.into(),
             low: run(&lo, bl, ol),
             high: run(&hi, bh, oh),
         });

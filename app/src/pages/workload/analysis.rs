@@ -76,7 +76,7 @@ pub(super) fn Tornado(
                 let (l, h) = (pos(b.low), pos(b.high));
                 view! {
                     <g class="swing">
-                        <text x="0" y=y + 11.0 class="swing-label">{b.input}</text>
+                        <text x="0" y=y + 11.0 class="swing-label">{b.input.clone()}</text>
                         <rect x=format!("{:.2}%", l.min(50.0)) y=y + 16.0 width=format!("{:.2}%", (50.0 - l).abs()) height="16" class="low"/>
                         <rect x=format!("{:.2}%", h.min(50.0)) y=y + 16.0 width=format!("{:.2}%", (h - 50.0).abs()) height="16" class="high"/>
                         <title>{format!("{}: −20% → ${}, +20% → ${}", b.input, sig(b.low, 4), sig(b.high, 4))}</title>
