@@ -1412,7 +1412,9 @@ test('embed: a page\'s view alone for an iframe, without the navigation, with a 
     ['workload', '#job-cards', '.input-grid', true],
     ['topology', '#topology-svg', '.figures', true],
     ['collectives', '#collective-time', '.controls', true],
-    ['kernels', '.kresult', '.kinputs', false],
+    ['kernels', '.kresult', '.kinputs', true],
+    ['chips', '#chips-table', 'button:has-text("Clone")', true],
+    // A memo with its ranges, and a lesson: documents that scroll.
     ['compare', '#compare-table', '.saved-list', false],
   ]) {
     const e = await open(`?page=${p}&embed=1`, { width: 720, height: 520 });

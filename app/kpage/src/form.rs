@@ -20,6 +20,11 @@ const STYLE: &str = r#"
 .kernels-page button:disabled { opacity: 0.5; cursor: default; }
 .kfold-bar { display: none; }
 main.embedded .kernels-page > :not(h1):not(.kexp), main.embedded .kexp > :not(.kanswer), main.embedded .kactions, main.embedded .kformula, main.embedded .kest, main.embedded .ncsec { display: none; }
+main.embedded .kresult { display: grid; grid-template-columns: auto minmax(0, 1fr); column-gap: 1rem; align-items: start; font-size: 0.8rem; padding: 0.4rem 0.6rem; margin: 0.3rem 0; }
+main.embedded .kresult > .formula { grid-column: 1 / -1; margin: 0 0 0.3rem; }
+main.embedded .kresult .kcols > div:has(.kround), main.embedded .kresult .kspeed { display: none; }
+main.embedded .kresult .khist { margin: 0; }
+main.embedded .kresult .grid td, main.embedded .kresult .grid th { padding: 0.1rem 0.4rem; }
 @media (max-width: 640px) {
   .kexp { display: flex; flex-direction: column; }
   .kexp > .kanswer { order: 1; }

@@ -58,9 +58,11 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
             }
         })
         .collect_view();
-    let rows: Vec<(String, Cell)> = vec![
+    // Each figure, whether it is a headline (an embed shows those alone), and its cell.
+    let rows: Vec<(String, bool, Cell)> = vec![
         (
             format!("{} dense", d.label()),
+            true,
             Box::new(move |c: &Chip| {
                 match c.peak(d).dense {
                 Some(x) => view! { <Fig text=x.value.display_si() source=x.source estimate=x.estimate note=x.note/> }.into_any(),
@@ -70,6 +72,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             format!("{} sparse", d.label()),
+            false,
             Box::new(move |c: &Chip| {
                 match c.peak(d).sparse {
                 Some(x) => view! {
@@ -83,6 +86,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "HBM capacity".into(),
+            true,
             Box::new(|c: &Chip| {
                 let x = c.hbm_capacity;
                 view! { <Fig text=x.value.display_memory() source=x.source estimate=x.estimate note=x.note/> }.into_any()
@@ -90,6 +94,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "HBM bandwidth".into(),
+            true,
             Box::new(|c: &Chip| {
                 let x = c.hbm_bandwidth;
                 view! { <Fig text=x.value.display_si() source=x.source estimate=x.estimate note=x.note/> }.into_any()
@@ -97,6 +102,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "On-chip SRAM".into(),
+            false,
             Box::new(|c: &Chip| {
                 if c.sram.is_empty() {
                     return na("not published");
@@ -119,6 +125,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "Cores".into(),
+            false,
             Box::new(|c: &Chip| {
                 let x = c.cores;
                 view! {
@@ -130,6 +137,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "Clocks".into(),
+            false,
             Box::new(|c: &Chip| {
                 if c.clocks.is_empty() {
                     return na("not published");
@@ -151,6 +159,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "Power".into(),
+            true,
             Box::new(|c: &Chip| {
                 match c.power {
                 Some(x) => view! { <Fig text=x.value.display_si() source=x.source estimate=x.estimate note=x.note/> }.into_any(),
@@ -160,6 +169,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "Ridge point (FLOP per HBM byte)".into(),
+            true,
             Box::new(move |c: &Chip| {
                 match (c.dense(d), c.ridge(d)) {
                 (Some(f), Some(r)) => view! {
@@ -175,6 +185,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             format!("{} per watt", d.label()),
+            true,
             Box::new(move |c: &Chip| {
                 match (c.dense(d), c.power, c.flops_per_watt(d)) {
                 (Some(f), Some(p), Some(e)) => view! {
@@ -190,6 +201,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             format!("HBM per {} PFLOP/s", d.label()),
+            false,
             Box::new(move |c: &Chip| {
                 match (c.dense(d), c.bytes_per_flops(d)) {
                 (Some(f), Some(b)) => view! {
@@ -205,6 +217,7 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
         ),
         (
             "Time to read all HBM once".into(),
+            false,
             Box::new(|c: &Chip| {
                 let t = c.hbm_capacity.value / c.hbm_bandwidth.value;
                 view! {
@@ -219,12 +232,13 @@ fn table(chips: &[Chip], d: Dtype) -> impl IntoView {
     ];
     let body = rows
         .into_iter()
-        .map(|(label, cell)| {
+        .map(|(label, headline, cell)| {
             let cells = chips
                 .iter()
                 .map(|c| view! { <td>{cell(c)}</td> })
                 .collect_view();
-            view! { <tr><th scope="row">{label}</th>{cells}</tr> }
+            // An embed shows the headline rows alone.
+            view! { <tr class:detail=!headline><th scope="row">{label}</th>{cells}</tr> }
         })
         .collect_view();
     view! {
