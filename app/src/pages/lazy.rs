@@ -8,17 +8,25 @@ use wasm_bindgen::JsCast;
 use crate::state::use_scenario;
 
 #[wasm_bindgen(inline_js = r#"
+const at = (f) => new URL(f, document.baseURI).href;
+// A module built beside the app (NAME.js with NAME_bg.wasm), fetched and started once.
+const fetchModule = (name) =>
+  import(at(name + '.js')).then(async (m) => {
+    await m.default({ module_or_path: at(name + '_bg.wasm') });
+    return m;
+  });
+const failed = (el, what, e) => {
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.textContent = 'This ' + what + ' could not be loaded (' + e + '). Reload to try again.';
+  el.replaceChildren(p);
+};
 export function load_page(name, el, query, cb) {
-  const at = (f) => new URL(f, document.baseURI).href;
   // A link to this page started its module while the app loaded (index.html); else, or if
   // that failed, it is fetched now.
   const pre = window.accelscopePreloaded?.[name];
   if (pre) delete window.accelscopePreloaded[name];
-  const fetchNow = () =>
-    import(at(name + '.js')).then(async (m) => {
-      await m.default({ module_or_path: at(name + '_bg.wasm') });
-      return m;
-    });
+  const fetchNow = () => fetchModule(name);
   (pre ? pre.catch(fetchNow) : fetchNow())
     .then((m) => {
       performance.mark('accelscope-page-code');
@@ -28,19 +36,11 @@ export function load_page(name, el, query, cb) {
       // Mounting is synchronous: the page answers input from here (the benchmark reads it).
       performance.mark('accelscope-page-interactive');
     })
-    .catch((e) => {
-      el.textContent = '';
-      const p = document.createElement('p');
-      p.className = 'error';
-      p.textContent = 'This page could not be loaded (' + e + '). Reload to try again.';
-      el.appendChild(p);
-    });
+    .catch((e) => failed(el, 'page', e));
 }
 export function export_svg(chart, query, file) {
-  const at = (f) => new URL(f, document.baseURI).href;
-  import(at('charts.js'))
-    .then(async (m) => {
-      await m.default({ module_or_path: at('charts_bg.wasm') });
+  fetchModule('charts')
+    .then((m) => {
       const url = URL.createObjectURL(new Blob([m.svg(chart, query)], { type: 'image/svg+xml' }));
       const a = document.createElement('a');
       a.href = url;
@@ -51,11 +51,9 @@ export function export_svg(chart, query, file) {
     .catch((e) => console.error('SVG export: ' + e));
 }
 export function load_part(name, el, query, cb) {
-  const at = (f) => new URL(f, document.baseURI).href;
   el.accelscopeQuery = query;
-  import(at(name + '.js'))
-    .then(async (m) => {
-      await m.default({ module_or_path: at(name + '_bg.wasm') });
+  fetchModule(name)
+    .then((m) => {
       if (!el.isConnected) return;
       // The newest query: the page may have changed while this part loaded.
       m.mount(el, el.accelscopeQuery, cb);
@@ -63,12 +61,7 @@ export function load_part(name, el, query, cb) {
       el.accelscopeUnmount = () => m.unmount();
       performance.mark('accelscope-part-' + name);
     })
-    .catch((e) => {
-      const p = document.createElement('p');
-      p.className = 'error';
-      p.textContent = 'This part of the page could not be loaded (' + e + '). Reload to try again.';
-      el.replaceChildren(p);
-    });
+    .catch((e) => failed(el, 'part of the page', e));
 }
 export function update_part(el, query) {
   el.accelscopeQuery = query;
