@@ -25,8 +25,13 @@ async function open(query = '', viewport = { width: 1366, height: 900 }) {
   page.on('console', (m) => m.type() === 'error' && page.errors.push(m.text()));
   await page.goto(srv.url + query);
   await page.waitForSelector('main h1');
-  // A page with its own module shows a placeholder until its code has loaded and mounted.
+  // A page with its own module shows a placeholder until its code has loaded and mounted, and
+  // so does a part of a page built as a module of its own (the Workload page's views below
+  // its answer); their views then start, a frame later, and those worked out in the worker
+  // are marked updating until their replies arrive.
   await page.waitForSelector('.lazy-loading', { state: 'detached', timeout: 30000 });
+  await page.waitForSelector('.lazy-loading-part', { state: 'detached', timeout: 30000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
   await settled(page);
   return page;
 }
@@ -376,6 +381,7 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   const mfu = await num('mfu');
   assert.ok(mfu > 0.1 && mfu < 0.8, `MFU ${mfu}`);
   assert.equal(await num('rate'), 2);
+  await page.waitForSelector('#tornado .swing');
   assert.ok((await page.locator('#tornado .swing').count()) >= 4);
   // Break-even: moving the price until this job costs what the reference platform costs.
   await page.selectOption('select[name=wlever]', 'price');
@@ -389,6 +395,7 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   const goodput = await num('goodput');
   assert.ok(goodput > 0.8 && goodput < 1, `goodput ${goodput}`);
   assert.match(await page.textContent('#goodput'), /chips per failure.*spare chips; failures add \$/);
+  await page.waitForSelector('#platforms-table td[data-goodput]');
   const good = await page.$$eval('#platforms-table td[data-goodput]', (tds) => tds.map((t) => Number(t.dataset.goodput)));
   assert.ok(good.length >= 5 && good.every((g) => g > 0.5 && g < 1), `${good}`);
   // The same job on other platforms, each with a cost per token.
@@ -403,9 +410,9 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   await page.fill('input[name=wnodes]', 'many');
   await page.press('input[name=wnodes]', 'Enter');
   assert.match(await page.textContent('.inputs .error'), /not a number/);
-  // Owning shows the breakdown of a chip-hour.
+  // Owning shows the breakdown of a chip-hour (below the answer: it follows after the paint).
   await page.check('input[name=wown]');
-  assert.match(await page.textContent('#cost-breakdown'), /capital/);
+  await page.waitForFunction(() => /capital/.test(document.querySelector('#cost-breakdown')?.textContent ?? ''));
   await page.screenshot({ path: 'out/e2e-workload.png', fullPage: true });
   assert.deepEqual(page.errors, []);
 });

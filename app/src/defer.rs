@@ -1,7 +1,8 @@
 //! Work that follows an input but must not hold up its paint. An input recomputes what the
 //! user is looking at (the headline figures) at once; the heavier views derived from the same
-//! input (a tornado, a comparison across platforms, a break-even curve, a serving frontier)
-//! are worked out each in its own task after the frame that paints the input's result. Until
+//! input (a break-even curve, a serving frontier, the step's breakdown) are worked out each
+//! in its own task after the frame that paints the input's result (the heaviest, the tornado
+//! and other platforms, in the worker: `crate::background::derived`). Until
 //! a view's new value arrives, the old one stays on the page, marked as updating; a value
 //! worked out for an input that a newer one has replaced is never computed, let alone shown.
 
@@ -61,90 +62,6 @@ where
         });
     });
     Deferred { value, updating }
-}
-
-/// Like [`deferred`], for work made of steps: `plan` lists the newest input's steps, and each
-/// runs in a task of its own, so an input waits at most one step, never the whole work; the
-/// steps' values are published together once all are done.
-pub fn deferred_steps<S, I, T>(
-    source: impl Fn() -> S + Send + Sync + 'static,
-    plan: impl Fn(&S) -> Vec<I> + Send + Sync + Clone + 'static,
-    step: impl Fn(&S, &I) -> Option<T> + Send + Sync + Clone + 'static,
-) -> Deferred<Vec<T>>
-where
-    S: Clone + Send + Sync + 'static,
-    I: 'static,
-    T: Send + Sync + 'static,
-{
-    let (value, set_value) = signal(None::<Vec<T>>);
-    let (updating, set_updating) = signal(false);
-    let generation = StoredValue::new(0u64);
-    Effect::new(move |_| {
-        let input = source();
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        set_updating.set(true);
-        let (plan, step) = (plan.clone(), step.clone());
-        request_animation_frame(move || {
-            let items = plan(&input);
-            run_step(
-                input,
-                items,
-                Vec::new(),
-                mine,
-                generation,
-                step,
-                set_value,
-                set_updating,
-            );
-        });
-    });
-    Deferred { value, updating }
-}
-
-/// Runs the next step of `items` in a task of its own, unless a newer input came.
-#[allow(clippy::too_many_arguments)]
-fn run_step<S, I, T>(
-    input: S,
-    mut items: Vec<I>,
-    mut done: Vec<T>,
-    mine: u64,
-    generation: StoredValue<u64>,
-    step: impl Fn(&S, &I) -> Option<T> + Clone + 'static,
-    set_value: WriteSignal<Option<Vec<T>>>,
-    set_updating: WriteSignal<bool>,
-) where
-    S: 'static,
-    I: 'static,
-    T: Send + Sync + 'static,
-{
-    set_timeout(
-        move || {
-            if generation.try_get_value() != Some(mine) {
-                return;
-            }
-            if items.is_empty() {
-                set_value.set(Some(done));
-                set_updating.set(false);
-                return;
-            }
-            let item = items.remove(0);
-            if let Some(v) = step(&input, &item) {
-                done.push(v);
-            }
-            run_step(
-                input,
-                items,
-                done,
-                mine,
-                generation,
-                step,
-                set_value,
-                set_updating,
-            );
-        },
-        Duration::ZERO,
-    );
 }
 
 /// Children drawn in a task of their own after the first paint of their page: views below

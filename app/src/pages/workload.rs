@@ -23,32 +23,6 @@ use evidence::*;
 use inputs::*;
 use search::*;
 
-/// The job moved to other platforms (on as many chips) and their reports, kept while the job
-/// stays the same: the platforms table and the step's breakdown beside the compared platform
-/// share them, so neither evaluates a platform the other has.
-type Moved = StoredValue<Vec<(Job, Result<engine::job::JobReport, String>)>>;
-
-/// The job on `id`'s platform with as many chips, and its report, from `cache` or worked out
-/// (and kept; the cache holds the last few).
-fn moved_to(
-    cache: Moved,
-    j: &Job,
-    id: &str,
-) -> Option<(Job, Result<engine::job::JobReport, String>)> {
-    let moved = j.on_platform(id)?;
-    if let Some(hit) = cache.with_value(|c| c.iter().find(|(m, _)| *m == moved).cloned()) {
-        return Some(hit);
-    }
-    let r = evaluate(&moved).map_err(|e| e.to_string());
-    cache.update_value(|c| {
-        if c.len() >= 16 {
-            c.drain(..1);
-        }
-        c.push((moved.clone(), r.clone()));
-    });
-    Some((moved, r))
-}
-
 /// The scenario's job, and its report (the layout searched again only when what the search
 /// depends on changes).
 fn job_and_report() -> (Memo<Job>, Memo<Result<engine::job::JobReport, String>>) {
@@ -357,7 +331,6 @@ pub fn WorkloadPage() -> impl IntoView {
 #[component]
 pub fn WorkloadMore() -> impl IntoView {
     let (job, report) = job_and_report();
-    let reports: Moved = StoredValue::new(Vec::new());
     // The tornado's evaluations run in the worker.
     let sc = use_scenario();
     let swings = crate::background::derived(
@@ -380,11 +353,11 @@ pub fn WorkloadMore() -> impl IntoView {
         move || (job.get(), report.get()),
         move |(j, r)| {
             let mine = engine::breakdown::train_step_of(j, r.as_ref().ok()?).ok()?;
-            // Beside it, the platform compared with, on as many chips (its report shared with
-            // the platforms table).
+            // Beside it, the platform compared with, on as many chips.
             let other = (j.compare_with != j.system)
                 .then(|| {
-                    let (moved, r) = moved_to(reports, j, &j.compare_with)?;
+                    let moved = j.on_platform(&j.compare_with)?;
+                    let r = evaluate(&moved);
                     let sys = system::find(&j.compare_with).ok()?;
                     let part = engine::breakdown::train_step_of(&moved, r.as_ref().ok()?).ok()?;
                     Some((sys.name, moved.nodes * sys.chips(), part))
@@ -409,7 +382,7 @@ pub fn WorkloadMore() -> impl IntoView {
         <Later><LayoutSearchPanel job=job/></Later>
         <Later><LinkReadingCard job=job report=report/></Later>
         <Later><BreakEven job=job report=report/></Later>
-        <Later><Platforms job=job report=report reports=reports/></Later>
+        <Later><Platforms/></Later>
         <Later><Claims/></Later>
         <RunCalibration/>
     }

@@ -10,6 +10,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod calibration;
+pub mod platforms;
 pub mod protocol;
 pub mod tables;
 #[cfg(feature = "web")]

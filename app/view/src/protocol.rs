@@ -32,6 +32,8 @@ pub enum Request {
     Calibration,
     /// The tornado of the job of a scenario (its link query).
     Tornado(String),
+    /// The job of a scenario (its link query) on every platform, as HTML.
+    Platforms(String),
     /// The verdict on every price basis between the job of a scenario (its link query) and
     /// the same job on the platform it is compared with.
     Verdict(String),
@@ -112,6 +114,13 @@ pub enum Reply {
         /// The swings.
         swings: Vec<engine::job::Swing>,
     },
+    /// A scenario's job on every platform, as HTML (`crate::platforms::html`).
+    Platforms {
+        /// The scenario's link query, as asked.
+        query: String,
+        /// The table.
+        html: String,
+    },
     /// A scenario's verdict on every price basis (`engine::job::verdict_sentence`), empty
     /// when there is none.
     Verdict {
@@ -156,6 +165,7 @@ impl Request {
             Self::Errors(chip) => format!("errors {chip}"),
             Self::Calibration => "calibration".into(),
             Self::Tornado(q) => format!("tornado {q}"),
+            Self::Platforms(q) => format!("platforms {q}"),
             Self::Verdict(q) => format!("verdict {q}"),
             Self::Serve(r) => format!(
                 "serve {} {} {} {} {} {}\n{}",
@@ -189,6 +199,7 @@ impl Request {
             "errors" => Self::Errors(arg.into()),
             "calibration" => Self::Calibration,
             "tornado" => Self::Tornado(arg.into()),
+            "platforms" => Self::Platforms(arg.into()),
             "verdict" => Self::Verdict(arg.into()),
             "serve" => {
                 // The trace, if any, follows the first line.
@@ -258,6 +269,7 @@ impl Reply {
                 )
             }
             Self::Verdict { query, sentence } => format!("verdict {query}{PART}{sentence}"),
+            Self::Platforms { query, html } => format!("platforms {query}{PART}{html}"),
             Self::Errors {
                 chip,
                 training,
@@ -351,6 +363,17 @@ impl Reply {
                     swings,
                 }
             }
+            "platforms" => {
+                let Some((query, html)) = arg.split_once(PART) else {
+                    return Err(format!(
+                        "'platforms' needs a query and a table, got '{arg}'"
+                    ));
+                };
+                Self::Platforms {
+                    query: query.into(),
+                    html: html.into(),
+                }
+            }
             "verdict" => {
                 let Some((query, sentence)) = arg.split_once(PART) else {
                     return Err(format!(
@@ -397,6 +420,7 @@ mod tests {
             Request::Calibration,
             Request::Tornado("v=9&page=workload".into()),
             Request::Verdict("v=9&page=workload&wsys=hgx-h100-8".into()),
+            Request::Platforms("v=9&page=workload&wnodes=2".into()),
             Request::Serve(ServeRun {
                 rate: 2.5,
                 traffic: "chat".into(),
@@ -466,6 +490,10 @@ mod tests {
                 base: 1.5,
                 swings: vec![],
             },
+            Reply::Platforms {
+                query: "v=9&wnodes=2".into(),
+                html: "<table id=\"platforms-table\">\n</table>".into(),
+            },
             Reply::Verdict {
                 query: "v=9".into(),
                 sentence: "Trn2 trains this job 36% cheaper than H100.".into(),
@@ -493,6 +521,7 @@ mod tests {
         assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}1").is_err());
         assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}x\u{1f}2").is_err());
         assert!(Reply::decode("verdict v=9").is_err());
+        assert!(Reply::decode("platforms v=9").is_err());
         assert!(Reply::decode("errors trn2\u{1d}a\u{1d}b\u{1d}c").is_err());
     }
 }

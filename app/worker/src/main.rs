@@ -63,6 +63,14 @@ fn handle(cmd: &str) {
         Ok(Request::Errors(chip)) => errors(&chip),
         Ok(Request::Tornado(q)) => post(&tornado(q)),
         Ok(Request::Verdict(q)) => post(&verdict(q)),
+        Ok(Request::Platforms(q)) => {
+            let job = engine::Scenario::from_query(&q).0.job;
+            let report = engine::job::evaluate(&job).map_err(|e| e.to_string());
+            post(&Reply::Platforms {
+                html: view::platforms::html(&job, &report),
+                query: q,
+            });
+        }
         Ok(Request::Calibration) => POINTS.with(|p| {
             let points = p.get_or_init(engine::calibration::calibration);
             post(&Reply::Calibration(view::calibration::html(points)));

@@ -1,6 +1,7 @@
 //! What the job's figures answer to: the step's breakdown, the tornado, the platforms side by side, the break-even and the cost by format.
 
 use super::*;
+use view::platforms::PLATFORMS;
 
 /// What one chip-hour is made of (owned), as a stacked bar.
 #[component]
@@ -133,136 +134,24 @@ pub(super) fn Tornado(
     view! { <div class="deferred" class:updating=move || swings.updating.get()>{body}</div> }
 }
 
-/// Platforms compared on the same job at about the same chip count.
-pub(super) const PLATFORMS: [&str; 7] = [
-    "trn2-ultra-64",
-    "trn3-ultra-144",
-    "hgx-h100-8",
-    "hgx-h200-8",
-    "hgx-b200-8",
-    "gb200-nvl72",
-    "gb300-nvl72",
-];
-
 /// The same job on several platforms: cost per token, where the run's money goes, and the
-/// price at which each matches the job's own platform.
+/// price at which each matches the job's own platform; worked out and drawn in the worker
+/// (`view::platforms`), a whole evaluation a platform.
 #[component]
-pub(super) fn Platforms(
-    /// The job as set above.
-    job: Memo<Job>,
-    /// Its report (evaluated once, above).
-    report: Memo<Result<engine::job::JobReport, String>>,
-    /// Other platforms' reports, shared with the step's breakdown.
-    reports: super::Moved,
-) -> impl IntoView {
-    // Worked out after the headline cards paint, a platform a task (see `crate::defer`).
-    let rows = crate::defer::deferred_steps(
-        move || (job.get(), report.get()),
-        |(j, _)| {
-            let mut ids: Vec<String> = PLATFORMS.iter().map(|x| (*x).to_string()).collect();
-            if !ids.contains(&j.system) {
-                ids.insert(0, j.system.clone());
+pub(super) fn Platforms() -> impl IntoView {
+    let sc = use_scenario();
+    let table = crate::background::derived(
+        move || sc.with(engine::Scenario::to_query),
+        view::protocol::Request::Platforms,
+        |r| match r {
+            view::protocol::Reply::Platforms { query, html } => {
+                Some((query.as_str(), html.clone()))
             }
-            ids
-        },
-        move |(j, rep), id| {
-            let sys = system::find(id).ok()?;
-            let (nodes, r) = if *id == j.system {
-                (j.nodes, rep.clone())
-            } else {
-                let (moved, r) = super::moved_to(reports, j, id)?;
-                (moved.nodes, r)
-            };
-            let target = rep.as_ref().ok().map(|r| r.train_usd_per_mtok);
-            let be = match (&r, target) {
-                (Ok(r), Some(t)) if *id != j.system => engine::job::price_to_match(r, t),
-                _ => None,
-            };
-            let chip = engine::catalog::find(sys.chip).ok()?;
-            Some((sys.name, id.clone(), nodes, r, be, chip))
+            _ => None,
         },
     );
     let body = move || {
-        let list = rows.value.get().unwrap_or_default();
-        let max_cost = list
-            .iter()
-            .filter_map(|(_, _, _, r, _, _)| r.as_ref().ok().map(|r| r.cost_usd))
-            .fold(0.0, f64::max);
-        use crate::widgets::{escape, fig_html_est};
-        let mut body = String::new();
-        for (name, id, nodes, r, be, chip) in &list {
-            let r = match r {
-                Err(e) => {
-                    body += &format!(
-                        "<tr><th scope=\"row\">{}</th><td colspan=\"7\"><span class=\"na\">{}</span></td></tr>",
-                        escape(name),
-                        escape(e)
-                    );
-                    continue;
-                }
-                Ok(r) => r,
-            };
-            let t = &r.train;
-            let parts = [
-                ("compute", t.compute.get(), "#0072b2"),
-                ("bubble", t.bubble.get(), "#56b4e9"),
-                ("tensor-parallel", t.tp_comm.get(), "#e69f00"),
-                ("expert all-to-all", t.ep_comm.get(), "#cc79a7"),
-                ("data-parallel", t.dp_comm.get(), "#d55e00"),
-            ];
-            let step = t.step.get();
-            let mut x = 0.0;
-            let mut bars = String::new();
-            for (n, v, c) in parts {
-                let w = v / step * r.cost_usd / max_cost * 100.0;
-                bars += &format!(
-                    "<rect x=\"{x:.2}%\" y=\"2\" width=\"{w:.2}%\" height=\"16\" fill=\"{c}\"><title>{n}: ${}</title></rect>",
-                    thousands(v / step * r.cost_usd)
-                );
-                x += w;
-            }
-            let per_pf = |d: Dtype| {
-                chip.dense(d).map_or("—".to_string(), |p| {
-                    format!("${}", sig(r.usd_per_chip_hour.value / (p.get() / 1e15), 3))
-                })
-            };
-            let rate = r.usd_per_chip_hour;
-            body += &format!(
-                "<tr data-system=\"{}\" data-price-kind=\"{}\" data-price-as-of=\"{}\"><th scope=\"row\">{}<div class=\"sub small\">{} × {} = {} chips</div></th><td>{}<div class=\"sub small{}\">{}</div></td><td>{}</td><td>{}</td><td>{}</td><td data-train-mtok=\"{}\">${}</td><td class=\"barcell\"><svg width=\"100%\" height=\"20\" role=\"img\" aria-label=\"cost of the run by where the time goes\">{bars}</svg><span class=\"small\">${} · {} days</span></td><td data-goodput=\"{}\">{}% · {} days<div class=\"sub small\">{} chips per failure, {} spares, +${}</div></td><td>{}</td></tr>",
-                escape(id),
-                r.price.kind,
-                r.price.as_of,
-                escape(name),
-                nodes,
-                escape(id),
-                r.chips,
-                fig_html_est(&format!("${}", sig(rate.value, 3)), rate.source, rate.estimate, rate.note),
-                if r.price.fell_back { " warn" } else { "" },
-                escape(&if r.price.fell_back {
-                    format!("no rate on the basis: {} as of {}", r.price.kind, r.price.as_of)
-                } else {
-                    format!("{} · {}", r.price.kind, r.price.as_of)
-                }),
-                per_pf(Dtype::Bf16),
-                per_pf(Dtype::Fp8),
-                per_pf(Dtype::Fp4),
-                r.train_usd_per_mtok,
-                sig(r.train_usd_per_mtok, 3),
-                thousands(r.cost_usd),
-                sig(r.time_s / 86400.0, 3),
-                r.failures.goodput,
-                sig(r.failures.goodput * 100.0, 3),
-                sig(r.real_days, 3),
-                r.failure_inputs.blast_radius,
-                sig(r.failures.spare_chips, 2),
-                thousands(r.failure_cost_usd),
-                be.map_or("—".to_string(), |p| format!("${}", sig(p, 3)))
-            );
-        }
-        let table = format!(
-            "<div class=\"table-wrap\"><table class=\"compare\" id=\"platforms-table\"><thead><tr><th scope=\"col\">Platform</th><th scope=\"col\">$/chip-hour</th><th scope=\"col\">$/PFLOP-h BF16</th><th scope=\"col\">FP8</th><th scope=\"col\">FP4</th><th scope=\"col\">Training $/Mtok</th><th scope=\"col\">Cost of the run</th><th scope=\"col\">With failures: goodput · days</th><th scope=\"col\">Break-even $/chip-h</th></tr></thead><tbody>{body}</tbody></table></div>{}",
-            crate::export::table_buttons("platforms-table")
-        );
+        let table = table.value.get().unwrap_or_default();
         view! {
             <section class="platforms">
             <h2>"The same job on other platforms"</h2>
@@ -274,7 +163,7 @@ pub(super) fn Platforms(
             </section>
         }
     };
-    view! { <div class="deferred" class:updating=move || rows.updating.get()>{body}</div> }
+    view! { <div class="deferred" class:updating=move || table.updating.get()>{body}</div> }
 }
 
 /// Training cost per token as one lever moves, against another platform's cost for the same
