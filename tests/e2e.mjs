@@ -387,6 +387,9 @@ test('workload & TCO: a link opens the job and the headline numbers agree with e
   await page.selectOption('select[name=wlever]', 'price');
   await page.selectOption('select[name=wref]', 'gb300-nvl72');
   await urlHas(page, 'wref', 'gb300-nvl72');
+  // The curve comes from the worker: wait for the reply to these settings.
+  await settled(page);
+  await page.waitForFunction(() => /GB300 NVL72/.test(document.querySelector('#breakeven-text')?.textContent ?? ''));
   const be = Number(await page.getAttribute('#breakeven', 'data-break-even'));
   assert.ok(be > 0, `break-even price ${be}`);
   assert.match(await page.textContent('#breakeven-text'), /matches GB300 NVL72 at \$ per chip-hour/);

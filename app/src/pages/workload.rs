@@ -381,7 +381,7 @@ pub fn WorkloadMore() -> impl IntoView {
         <Later><super::serving::ApiBeside job=job report=report/></Later>
         <Later><LayoutSearchPanel job=job/></Later>
         <Later><LinkReadingCard job=job report=report/></Later>
-        <Later><BreakEven job=job report=report/></Later>
+        <Later><BreakEven job=job/></Later>
         <Later><Platforms/></Later>
         <Later><Claims/></Later>
         <RunCalibration/>

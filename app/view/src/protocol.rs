@@ -34,6 +34,9 @@ pub enum Request {
     Tornado(String),
     /// The job of a scenario (its link query) on every platform, as HTML.
     Platforms(String),
+    /// The break-even curve of the job of a scenario (its link query) against the platform
+    /// it is compared with, along its lever.
+    BreakEven(String),
     /// The verdict on every price basis between the job of a scenario (its link query) and
     /// the same job on the platform it is compared with.
     Verdict(String),
@@ -114,6 +117,21 @@ pub enum Reply {
         /// The swings.
         swings: Vec<engine::job::Swing>,
     },
+    /// A scenario's break-even curve (`engine::job::sensitivity`): the cost per token at
+    /// each point of the lever, the compared platform's cost, where they cross (NaN for
+    /// nowhere) and that platform's name; no points when it cannot be evaluated.
+    BreakEven {
+        /// The scenario's link query, as asked.
+        query: String,
+        /// Lever value and cost per token, in order.
+        points: Vec<(f64, f64)>,
+        /// The compared platform's cost per token.
+        target: f64,
+        /// The lever value where the costs meet, or NaN.
+        at: f64,
+        /// The compared platform's name.
+        name: String,
+    },
     /// A scenario's job on every platform, as HTML (`crate::platforms::html`).
     Platforms {
         /// The scenario's link query, as asked.
@@ -166,6 +184,7 @@ impl Request {
             Self::Calibration => "calibration".into(),
             Self::Tornado(q) => format!("tornado {q}"),
             Self::Platforms(q) => format!("platforms {q}"),
+            Self::BreakEven(q) => format!("breakeven {q}"),
             Self::Verdict(q) => format!("verdict {q}"),
             Self::Serve(r) => format!(
                 "serve {} {} {} {} {} {}\n{}",
@@ -200,6 +219,7 @@ impl Request {
             "calibration" => Self::Calibration,
             "tornado" => Self::Tornado(arg.into()),
             "platforms" => Self::Platforms(arg.into()),
+            "breakeven" => Self::BreakEven(arg.into()),
             "verdict" => Self::Verdict(arg.into()),
             "serve" => {
                 // The trace, if any, follows the first line.
@@ -270,6 +290,22 @@ impl Reply {
             }
             Self::Verdict { query, sentence } => format!("verdict {query}{PART}{sentence}"),
             Self::Platforms { query, html } => format!("platforms {query}{PART}{html}"),
+            Self::BreakEven {
+                query,
+                points,
+                target,
+                at,
+                name,
+            } => {
+                let items: Vec<String> = points
+                    .iter()
+                    .map(|(x, y)| format!("{x}{FIELD}{y}"))
+                    .collect();
+                format!(
+                    "breakeven {query}{PART}{target}{PART}{at}{PART}{name}{PART}{}",
+                    items.join(ITEM.encode_utf8(&mut [0; 4]))
+                )
+            }
             Self::Errors {
                 chip,
                 training,
@@ -374,6 +410,34 @@ impl Reply {
                     html: html.into(),
                 }
             }
+            "breakeven" => {
+                let p: Vec<&str> = arg.split(PART).collect();
+                let [query, target, at, name, items] = p[..] else {
+                    return Err(format!(
+                        "'breakeven' needs a query, a target, a crossing, a name and points, got '{arg}'"
+                    ));
+                };
+                let points = items
+                    .split(ITEM)
+                    .filter(|i| !i.is_empty())
+                    .map(|i| {
+                        let mut f = i.split(FIELD);
+                        let (x, y, None) = (f.next(), f.next(), f.next()) else {
+                            return Err(format!(
+                                "'breakeven' sent a point that does not read: '{i}'"
+                            ));
+                        };
+                        Ok((number(x)?, number(y)?))
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                Self::BreakEven {
+                    query: query.into(),
+                    points,
+                    target: number(Some(target))?,
+                    at: number(Some(at))?,
+                    name: name.into(),
+                }
+            }
             "verdict" => {
                 let Some((query, sentence)) = arg.split_once(PART) else {
                     return Err(format!(
@@ -421,6 +485,7 @@ mod tests {
             Request::Tornado("v=9&page=workload".into()),
             Request::Verdict("v=9&page=workload&wsys=hgx-h100-8".into()),
             Request::Platforms("v=9&page=workload&wnodes=2".into()),
+            Request::BreakEven("v=9&page=workload&wlever=price".into()),
             Request::Serve(ServeRun {
                 rate: 2.5,
                 traffic: "chat".into(),
@@ -490,6 +555,13 @@ mod tests {
                 base: 1.5,
                 swings: vec![],
             },
+            Reply::BreakEven {
+                query: "v=9&wlever=price".into(),
+                points: vec![(0.5, 0.61), (1.25, 1.5e-3)],
+                target: 1.054,
+                at: 2.27,
+                name: "HGX H100 (p5.48xlarge, 8 GPUs)".into(),
+            },
             Reply::Platforms {
                 query: "v=9&wnodes=2".into(),
                 html: "<table id=\"platforms-table\">\n</table>".into(),
@@ -522,6 +594,8 @@ mod tests {
         assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}x\u{1f}2").is_err());
         assert!(Reply::decode("verdict v=9").is_err());
         assert!(Reply::decode("platforms v=9").is_err());
+        assert!(Reply::decode("breakeven v=9\u{1d}1\u{1d}2\u{1d}H100").is_err());
+        assert!(Reply::decode("breakeven v=9\u{1d}1\u{1d}2\u{1d}H100\u{1d}1\u{1f}x").is_err());
         assert!(Reply::decode("errors trn2\u{1d}a\u{1d}b\u{1d}c").is_err());
     }
 }

@@ -63,6 +63,7 @@ fn handle(cmd: &str) {
         Ok(Request::Errors(chip)) => errors(&chip),
         Ok(Request::Tornado(q)) => post(&tornado(q)),
         Ok(Request::Verdict(q)) => post(&verdict(q)),
+        Ok(Request::BreakEven(q)) => post(&break_even(q)),
         Ok(Request::Platforms(q)) => {
             let job = engine::Scenario::from_query(&q).0.job;
             let report = engine::job::evaluate(&job).map_err(|e| e.to_string());
@@ -97,6 +98,32 @@ fn tornado(query: String) -> Reply {
         query,
         base,
         swings,
+    }
+}
+
+/// The break-even curve of the job of the scenario `query` against the platform it is
+/// compared with (with as many chips, rented), along the job's lever: 41 points.
+fn break_even(query: String) -> Reply {
+    let job = engine::Scenario::from_query(&query).0.job;
+    let curve = (|| {
+        let sys = engine::system::find(&job.compare_with).ok()?;
+        let other = engine::job::Job {
+            owned: false,
+            ..job.on_platform(&job.compare_with)?
+        };
+        let r = engine::job::evaluate(&job).ok()?;
+        let (points, target, at) =
+            engine::job::sensitivity(&job, &r, &other, job.lever, 41).ok()?;
+        Some((points, target, at.unwrap_or(f64::NAN), sys.name.to_string()))
+    })();
+    let (points, target, at, name) =
+        curve.unwrap_or((Vec::new(), f64::NAN, f64::NAN, String::new()));
+    Reply::BreakEven {
+        query,
+        points,
+        target,
+        at,
+        name,
     }
 }
 

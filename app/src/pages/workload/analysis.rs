@@ -172,22 +172,33 @@ pub(super) fn Platforms() -> impl IntoView {
 pub(super) fn BreakEven(
     /// The job as set above.
     job: Memo<Job>,
-    /// Its report (evaluated once, above).
-    report: Memo<Result<engine::job::JobReport, String>>,
 ) -> impl IntoView {
-    use engine::job::{sensitivity, Lever};
+    use engine::job::Lever;
     let sc = use_scenario();
-    // Both worked out after the headline cards paint (see `crate::defer`).
-    let data = crate::defer::deferred(
-        move || (job.get(), report.get()),
-        |(j, r)| {
-            let other_sys = system::find(&j.compare_with).ok()?;
-            let other = Job {
-                owned: false,
-                ..j.on_platform(&j.compare_with)?
-            };
-            let (pts, target, be) = sensitivity(j, r.as_ref().ok()?, &other, j.lever, 41).ok()?;
-            Some((pts, target, be, other_sys.name))
+    // The curve is worked out in the worker; the cost by format after the cards paint (see
+    // `crate::defer`).
+    let data = crate::background::derived(
+        move || sc.with(engine::Scenario::to_query),
+        view::protocol::Request::BreakEven,
+        |r| match r {
+            view::protocol::Reply::BreakEven {
+                query,
+                points,
+                target,
+                at,
+                name,
+            } => Some((
+                query.as_str(),
+                (!points.is_empty()).then(|| {
+                    (
+                        points.clone(),
+                        *target,
+                        Some(*at).filter(|x| x.is_finite()),
+                        name.clone(),
+                    )
+                }),
+            )),
+            _ => None,
         },
     );
     let formats = crate::defer::deferred(
