@@ -10,6 +10,16 @@ const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error('csp.mjs runs as a Trunk hook (TRUNK_STAGING_DIR is not set)');
 const file = join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
+// The pages' modules share the app's snippet folder, and Trunk preloads every file in it: the
+// first page fetches only the snippets the app's own module imports.
+const entry = /import init, \* as bindings from '\.\/([^']+\.js)'/.exec(html)?.[1];
+if (!entry) throw new Error("csp.mjs: no app module in Trunk's loader");
+const imported = new Set(
+  [...readFileSync(join(dir, entry), 'utf8').matchAll(/from ["']\.\/(snippets\/[^"']+)["']/g)].map((m) => m[1]),
+);
+html = html.replace(/<link rel="modulepreload" href="\.\/(snippets\/[^"]+)"[^>]*>/g, (link, path) =>
+  imported.has(path) ? link : '',
+);
 // Subresource integrity from the files as staged. Several of Trunk's pipelines (the shell and
 // the lazily loaded pages) write the same wasm-bindgen snippet; when one hashes it while
 // another is rewriting it, the page's hash and the file disagree and the browser refuses the
@@ -40,6 +50,26 @@ const preload = `<script>(() => {
 html = html.replace(/<script>\(\(\) => \{\n  const p = new URLSearchParams[\s\S]*?<\/script>\s*/g, '');
 if (!html.includes('</head>')) throw new Error('csp.mjs: no </head> to put the page preload before');
 html = html.replace('</head>', `  ${preload}\n  </head>`);
+// The app starts once that page's module is compiled too (for at most a quarter of a second
+// more). Both modules' downloads are compiled on the main thread as they arrive, so the app's
+// start, run first, held the page's module back, and a frame of the app without its page
+// was drawn between the two: the page then mounts in the same task as the app.
+const start = /const wasm = await init\(\{ module_or_path: '(\.\/[^']+_bg\.wasm)' \}\);/;
+if (!start.test(html) && !html.includes('accelscopePreloaded ?? {}')) {
+  throw new Error("csp.mjs: Trunk's loader no longer starts the app as this hook expects");
+}
+html = html.replace(
+  start,
+  // A server that does not send wasm as application/wasm fails the compile: then the path,
+  // for wasm-bindgen's own fallback.
+  `const app = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(fetch('$1')).catch(() => '$1') : '$1';
+const page = Object.values(window.accelscopePreloaded ?? {})[0];
+if (page) {
+  await app;
+  await Promise.race([page.catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
+}
+const wasm = await init({ module_or_path: app });`,
+);
 // Chromium ignores integrity on a preload of a fetch (the wasm) and warns each load that it
 // does; the module that fetches it is held to its own hash.
 html = html.replace(/(<link rel="preload"[^>]*?) integrity="[^"]*"([^>]*\bas="fetch")/g, '$1$2');
