@@ -50,22 +50,8 @@ export function export_svg(chart, query, file) {
     })
     .catch((e) => console.error('SVG export: ' + e));
 }
-export function load_part(name, el, query, cb) {
-  el.accelscopeQuery = query;
-  fetchModule(name)
-    .then((m) => {
-      if (!el.isConnected) return;
-      // The newest query: the page may have changed while this part loaded.
-      m.mount(el, el.accelscopeQuery, cb);
-      el.accelscopeUpdate = (q) => m.update(q);
-      el.accelscopeUnmount = () => m.unmount();
-      performance.mark('accelscope-part-' + name);
-    })
-    .catch((e) => failed(el, 'part of the page', e));
-}
-export function update_part(el, query) {
-  el.accelscopeQuery = query;
-  if (el.accelscopeUpdate) el.accelscopeUpdate(query);
+export function fetch_module(name) {
+  return fetchModule(name);
 }
 export function unload_page(el) {
   if (el.accelscopeUnmount) { el.accelscopeUnmount(); el.accelscopeUnmount = null; }
@@ -74,8 +60,8 @@ export function unload_page(el) {
 extern "C" {
     fn load_page(name: &str, el: &web_sys::Element, query: &str, cb: &js_sys::Function);
     fn unload_page(el: &web_sys::Element);
-    fn load_part(name: &str, el: &web_sys::Element, query: &str, cb: &js_sys::Function);
-    fn update_part(el: &web_sys::Element, query: &str);
+    /// Fetches the module `name` (once) and starts it: a promise of its exports.
+    fn fetch_module(name: &str) -> js_sys::Promise;
     /// Fetches the `charts` module (once) and downloads chart `chart` of the scenario of
     /// `query` as the SVG file `file`.
     pub fn export_svg(chart: &str, query: &str, file: &str);
@@ -138,9 +124,25 @@ pub fn LazyPart(
 ) -> impl IntoView {
     let sc = use_scenario();
     let node = NodeRef::<leptos::html::Div>::new();
+    // The module's exports, once it has mounted (its code, not the page's: the first page
+    // carries none of this).
+    let module = StoredValue::new_local(None::<JsValue>);
+    // Calls the module's export `f` with `args`, once it has mounted.
+    let call = move |f: &str, args: &js_sys::Array| {
+        module.try_with_value(|m| {
+            let Some(m) = m else { return };
+            if let Ok(f) = js_sys::Reflect::get(m, &f.into()) {
+                if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+                    f.apply(m, args).ok();
+                }
+            }
+        });
+    };
     // The query last handed over either way: a change that came from the part is not sent
     // back to it.
     let last = StoredValue::new(None::<String>);
+    // The newest query handed over (the part mounts with it, should it arrive after changes).
+    let handed = StoredValue::new(String::new());
     // A change not yet handed over, and whether it is scheduled.
     let pending = StoredValue::new(None::<String>);
     let updating = RwSignal::new(false);
@@ -161,7 +163,8 @@ pub fn LazyPart(
                     set_timeout(
                         move || {
                             if let Some(Some(q)) = pending.try_update_value(Option::take) {
-                                update_part(&el, &q);
+                                call("update", &js_sys::Array::of1(&q.as_str().into()));
+                                handed.try_set_value(q);
                             }
                             updating.try_set(false);
                         },
@@ -171,28 +174,60 @@ pub fn LazyPart(
             }
             None => {
                 last.set_value(Some(q.clone()));
+                handed.set_value(q);
                 let cb = Closure::<dyn Fn(String)>::new(move |q: String| {
                     if last.try_set_value(Some(q.clone())).is_none() {
                         // The part's change is the newest: one of the page's still waiting
                         // to be handed over is older.
                         pending.set_value(None);
+                        handed.set_value(q.clone());
                         sc.try_set(engine::Scenario::from_query(&q).0);
+                    }
+                });
+                let el2 = el.clone();
+                let mounted = Closure::<dyn FnMut(JsValue)>::once(move |m: JsValue| {
+                    let Some(q) = handed.try_get_value() else {
+                        return;
+                    };
+                    if !el.is_connected() {
+                        return;
+                    }
+                    let args = js_sys::Array::of3(&el, &q.into(), cb.as_ref());
+                    // Lives as long as the part may call it: the rest of the session.
+                    cb.forget();
+                    module.set_value(Some(m));
+                    call("mount", &args);
+                    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+                        p.mark(&format!("accelscope-part-{name}")).ok();
+                    }
+                });
+                let failed = Closure::<dyn FnMut(JsValue)>::once(move |e: JsValue| {
+                    let why = e.as_string().or_else(|| {
+                        js_sys::Reflect::get(&e, &"message".into())
+                            .ok()?
+                            .as_string()
+                    });
+                    let p = document().create_element("p").ok();
+                    if let Some(p) = p {
+                        p.set_class_name("error");
+                        p.set_text_content(Some(&format!(
+                            "This part of the page could not be loaded ({}). Reload to try again.",
+                            why.unwrap_or_else(|| "no reason given".into())
+                        )));
+                        el2.replace_children_with_node_1(&p);
                     }
                 });
                 // After the page's own answer has painted: the part never delays it.
                 request_animation_frame(move || {
-                    load_part(name, &el, &q, cb.as_ref().unchecked_ref());
-                    // Lives as long as the part may call it: the rest of the session.
-                    cb.forget();
+                    let _ = fetch_module(name).then(&mounted).catch(&failed);
+                    // Each is called once, at most, in the rest of the session.
+                    mounted.forget();
+                    failed.forget();
                 });
             }
         }
     });
-    on_cleanup(move || {
-        if let Some(el) = node.get_untracked() {
-            unload_page(&el);
-        }
-    });
+    on_cleanup(move || call("unmount", &js_sys::Array::new()));
     view! {
         <div class="lazy-part deferred" class:updating=move || updating.get() node_ref=node>
             <p class="small-note lazy-loading-part">{loading}</p>
