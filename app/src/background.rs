@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use view::protocol::{Reply, Request};
+use view::protocol::{Reply, Request, View};
 use view::workers::{reply, retire, send, spawn, Live};
 
 type Listener = Rc<dyn Fn(&Reply)>;
@@ -95,11 +95,16 @@ fn dispatch(r: &Reply) {
 /// the paint, but off the page's thread): for each query `source` gives, `ask_for` makes the
 /// request, and `take` reads a reply for a query and its value. Only the reply for the newest
 /// query is shown; until it arrives the old value stays, marked as updating.
-pub fn derived<T: Send + Sync + 'static>(
+pub fn derived<T, A, K>(
     source: impl Fn() -> String + Send + Sync + 'static,
-    ask_for: fn(String) -> Request,
-    take: fn(&Reply) -> Option<(&str, T)>,
-) -> crate::defer::Deferred<T> {
+    ask_for: A,
+    take: K,
+) -> crate::defer::Deferred<T>
+where
+    T: Send + Sync + 'static,
+    A: Fn(String) -> Request + 'static,
+    K: Fn(&Reply) -> Option<(&str, T)> + 'static,
+{
     let value = RwSignal::new(None::<T>);
     let updating = RwSignal::new(false);
     let newest = StoredValue::new(String::new());
@@ -126,4 +131,20 @@ pub fn derived<T: Send + Sync + 'static>(
         value: value.read_only(),
         updating: updating.read_only(),
     }
+}
+
+/// A view of the scenario the worker draws as HTML ([`View`]), following every change of the
+/// scenario as [`derived`] does (empty: nothing to show).
+pub fn drawn(which: View) -> crate::defer::Deferred<String> {
+    let sc = crate::state::use_scenario();
+    derived(
+        move || sc.with(engine::Scenario::to_query),
+        move |q| Request::View(which, q),
+        move |r| match r {
+            Reply::View { view, query, html } if *view == which => {
+                Some((query.as_str(), html.clone()))
+            }
+            _ => None,
+        },
+    )
 }

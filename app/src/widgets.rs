@@ -209,26 +209,7 @@ pub fn derived_html(text: &str, formula: &str) -> String {
 
 pub use view::thousands;
 
-/// A chart's download buttons (SVG and PNG of the chart, CSV of its data table) and that
-/// table, folded: the chart's text alternative.
-pub fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>]) -> String {
-    let mut h = format!(
-        r#"<div class="export"><button type="button" class="small" data-svg="{chart}">SVG</button><button type="button" class="small" data-png="{chart}">PNG</button><button type="button" class="small" data-csv="{table}">CSV</button></div><details class="chart-data"><summary>The chart's data</summary><div class="table-wrap"><table class="grid" id="{table}"><thead><tr>"#
-    );
-    for c in head {
-        h.push_str(&format!(r#"<th scope="col">{}</th>"#, escape(c)));
-    }
-    h.push_str("</tr></thead><tbody>");
-    for r in rows {
-        h.push_str("<tr>");
-        for c in r {
-            h.push_str(&format!("<td>{}</td>", escape(c)));
-        }
-        h.push_str("</tr>");
-    }
-    h.push_str("</tbody></table></div></details>");
-    h
-}
+pub use view::tables::chart_data;
 
 #[cfg(test)]
 mod tests {

@@ -348,24 +348,24 @@ pub fn WorkloadMore() -> impl IntoView {
             _ => None,
         },
     );
-    // Worked out after the headline cards paint (see `crate::defer`).
-    let step = crate::defer::deferred(
-        move || (job.get(), report.get()),
-        move |(j, r)| {
-            let mine = engine::breakdown::train_step_of(j, r.as_ref().ok()?).ok()?;
-            // Beside it, the platform compared with, on as many chips.
-            let other = (j.compare_with != j.system)
-                .then(|| {
-                    let moved = j.on_platform(&j.compare_with)?;
-                    let r = evaluate(&moved);
-                    let sys = system::find(&j.compare_with).ok()?;
-                    let part = engine::breakdown::train_step_of(&moved, r.as_ref().ok()?).ok()?;
-                    Some((sys.name, moved.nodes * sys.chips(), part))
-                })
-                .flatten();
-            Some((mine, other))
-        },
-    );
+    // Drawn in the worker; a row's "place" link opens the Roofline page in place (a new tab
+    // with a modifier key).
+    let step = crate::background::drawn(view::protocol::View::Step);
+    let place = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        if ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0 {
+            return;
+        }
+        let a = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("a.place").ok().flatten());
+        if let Some(href) = a.and_then(|a| a.get_attribute("href")) {
+            ev.prevent_default();
+            let (s, _) = engine::Scenario::from_query(href.trim_start_matches('?'));
+            sc.set(s);
+        }
+    };
     view! {
         <div class="tco-grid">
             {move || report.get().ok().map(|r| view! { <Breakdown report=r/> })}
@@ -373,15 +373,14 @@ pub fn WorkloadMore() -> impl IntoView {
         </div>
         <OwnModel/>
         <FailureAssumptions/>
-        <div class="deferred" class:updating=move || step.updating.get()>
-            {move || step.value.get().flatten().map(|(part, other)| view! { <StepBreakdown part=part other=other/> })}
-        </div>
+        <div class="deferred" class:updating=move || step.updating.get() on:click=place
+            inner_html=move || step.value.get().unwrap_or_default()></div>
         // Each in a task of its own: an input between them is answered at once.
         <Later><super::serving::ServingCurves job=job/></Later>
         <Later><super::serving::ApiBeside job=job report=report/></Later>
         <Later><LayoutSearchPanel job=job/></Later>
         <Later><LinkReadingCard job=job report=report/></Later>
-        <Later><BreakEven job=job/></Later>
+        <Later><BreakEven/></Later>
         <Later><Platforms/></Later>
         <Later><Claims/></Later>
         <RunCalibration/>

@@ -1,7 +1,8 @@
 //! View helpers shared by the app's pages and the worker, so each is written once: text made
 //! safe for HTML, whole numbers with their thousands separated, read-only tables as HTML
-//! ([`tables`]), the published runs against the model ([`calibration`]), and the typed
-//! messages pages and the worker exchange ([`protocol`]).
+//! ([`tables`]), the views of a scenario the worker draws for the Workload page
+//! ([`platforms`], [`step`], [`formats`]), the published runs against the model
+//! ([`calibration`]), and the typed messages pages and the worker exchange ([`protocol`]).
 
 #![no_std]
 
@@ -10,8 +11,10 @@ extern crate alloc;
 extern crate std;
 
 pub mod calibration;
+pub mod formats;
 pub mod platforms;
 pub mod protocol;
+pub mod step;
 pub mod tables;
 #[cfg(feature = "web")]
 pub mod workers;

@@ -32,8 +32,8 @@ pub enum Request {
     Calibration,
     /// The tornado of the job of a scenario (its link query).
     Tornado(String),
-    /// The job of a scenario (its link query) on every platform, as HTML.
-    Platforms(String),
+    /// A view of a scenario (its link query), as HTML.
+    View(View, String),
     /// The break-even curve of the job of a scenario (its link query) against the platform
     /// it is compared with, along its lever.
     BreakEven(String),
@@ -132,11 +132,13 @@ pub enum Reply {
         /// The compared platform's name.
         name: String,
     },
-    /// A scenario's job on every platform, as HTML (`crate::platforms::html`).
-    Platforms {
+    /// A view of a scenario, as HTML ([`View::draw`]).
+    View {
+        /// Which.
+        view: View,
         /// The scenario's link query, as asked.
         query: String,
-        /// The table.
+        /// The view.
         html: String,
     },
     /// A scenario's verdict on every price basis (`engine::job::verdict_sentence`), empty
@@ -157,6 +159,55 @@ pub enum Reply {
         /// Serving's.
         serving: String,
     },
+}
+
+/// A view of a scenario that the worker evaluates and draws as HTML for the Workload page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The job on every platform ([`crate::platforms::html`]).
+    Platforms,
+    /// The training step operation by operation, beside the platform compared with
+    /// ([`crate::step::html`]).
+    Step,
+    /// $ per marketed PFLOP-hour by format against the platform compared with
+    /// ([`crate::formats::html`]).
+    Formats,
+}
+
+impl View {
+    /// Every view.
+    pub const ALL: [Self; 3] = [Self::Platforms, Self::Step, Self::Formats];
+
+    /// Its name in a message.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Platforms => "platforms",
+            Self::Step => "step",
+            Self::Formats => "formats",
+        }
+    }
+
+    /// The view of that name.
+    #[must_use]
+    pub fn parse(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.id() == id)
+    }
+
+    /// The view of the scenario of the link query `query`, as HTML (empty when there is
+    /// nothing to show).
+    #[must_use]
+    pub fn draw(self, query: &str) -> String {
+        let s = engine::Scenario::from_query(query).0;
+        match self {
+            Self::Platforms => {
+                let report = engine::job::evaluate(&s.job).map_err(|e| e.to_string());
+                crate::platforms::html(&s.job, &report)
+            }
+            Self::Step => crate::step::html(&s),
+            Self::Formats => crate::formats::html(&s.job),
+        }
+    }
 }
 
 /// Separates the parts of a reply with several (no query, number or encoded errors hold it).
@@ -183,7 +234,7 @@ impl Request {
             Self::Errors(chip) => format!("errors {chip}"),
             Self::Calibration => "calibration".into(),
             Self::Tornado(q) => format!("tornado {q}"),
-            Self::Platforms(q) => format!("platforms {q}"),
+            Self::View(v, q) => format!("view {} {q}", v.id()),
             Self::BreakEven(q) => format!("breakeven {q}"),
             Self::Verdict(q) => format!("verdict {q}"),
             Self::Serve(r) => format!(
@@ -218,7 +269,13 @@ impl Request {
             "errors" => Self::Errors(arg.into()),
             "calibration" => Self::Calibration,
             "tornado" => Self::Tornado(arg.into()),
-            "platforms" => Self::Platforms(arg.into()),
+            "view" => {
+                let (id, q) = split(arg);
+                Self::View(
+                    View::parse(id).ok_or_else(|| format!("unknown view '{id}'"))?,
+                    q.into(),
+                )
+            }
             "breakeven" => Self::BreakEven(arg.into()),
             "verdict" => Self::Verdict(arg.into()),
             "serve" => {
@@ -289,7 +346,7 @@ impl Reply {
                 )
             }
             Self::Verdict { query, sentence } => format!("verdict {query}{PART}{sentence}"),
-            Self::Platforms { query, html } => format!("platforms {query}{PART}{html}"),
+            Self::View { view, query, html } => format!("view {} {query}{PART}{html}", view.id()),
             Self::BreakEven {
                 query,
                 points,
@@ -399,13 +456,16 @@ impl Reply {
                     swings,
                 }
             }
-            "platforms" => {
-                let Some((query, html)) = arg.split_once(PART) else {
+            "view" => {
+                let (id, rest) = split(arg);
+                let (Some(view), Some((query, html))) = (View::parse(id), rest.split_once(PART))
+                else {
                     return Err(format!(
-                        "'platforms' needs a query and a table, got '{arg}'"
+                        "'view' needs a known view, a query and its HTML, got '{arg}'"
                     ));
                 };
-                Self::Platforms {
+                Self::View {
+                    view,
                     query: query.into(),
                     html: html.into(),
                 }
@@ -484,7 +544,9 @@ mod tests {
             Request::Calibration,
             Request::Tornado("v=9&page=workload".into()),
             Request::Verdict("v=9&page=workload&wsys=hgx-h100-8".into()),
-            Request::Platforms("v=9&page=workload&wnodes=2".into()),
+            Request::View(View::Platforms, "v=9&page=workload&wnodes=2".into()),
+            Request::View(View::Step, "v=9&page=workload".into()),
+            Request::View(View::Formats, String::new()),
             Request::BreakEven("v=9&page=workload&wlever=price".into()),
             Request::Serve(ServeRun {
                 rate: 2.5,
@@ -562,9 +624,15 @@ mod tests {
                 at: 2.27,
                 name: "HGX H100 (p5.48xlarge, 8 GPUs)".into(),
             },
-            Reply::Platforms {
+            Reply::View {
+                view: View::Platforms,
                 query: "v=9&wnodes=2".into(),
                 html: "<table id=\"platforms-table\">\n</table>".into(),
+            },
+            Reply::View {
+                view: View::Step,
+                query: "v=9".into(),
+                html: String::new(),
             },
             Reply::Verdict {
                 query: "v=9".into(),
@@ -593,7 +661,9 @@ mod tests {
         assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}1").is_err());
         assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}x\u{1f}2").is_err());
         assert!(Reply::decode("verdict v=9").is_err());
-        assert!(Reply::decode("platforms v=9").is_err());
+        assert!(Reply::decode("view platforms v=9").is_err());
+        assert!(Reply::decode("view nonsense v=9\u{1d}<p></p>").is_err());
+        assert!(Request::decode("view nonsense v=9").is_err());
         assert!(Reply::decode("breakeven v=9\u{1d}1\u{1d}2\u{1d}H100").is_err());
         assert!(Reply::decode("breakeven v=9\u{1d}1\u{1d}2\u{1d}H100\u{1d}1\u{1f}x").is_err());
         assert!(Reply::decode("errors trn2\u{1d}a\u{1d}b\u{1d}c").is_err());

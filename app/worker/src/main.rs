@@ -64,14 +64,11 @@ fn handle(cmd: &str) {
         Ok(Request::Tornado(q)) => post(&tornado(q)),
         Ok(Request::Verdict(q)) => post(&verdict(q)),
         Ok(Request::BreakEven(q)) => post(&break_even(q)),
-        Ok(Request::Platforms(q)) => {
-            let job = engine::Scenario::from_query(&q).0.job;
-            let report = engine::job::evaluate(&job).map_err(|e| e.to_string());
-            post(&Reply::Platforms {
-                html: view::platforms::html(&job, &report),
-                query: q,
-            });
-        }
+        Ok(Request::View(view, query)) => post(&Reply::View {
+            view,
+            html: view.draw(&query),
+            query,
+        }),
         Ok(Request::Calibration) => POINTS.with(|p| {
             let points = p.get_or_init(engine::calibration::calibration);
             post(&Reply::Calibration(view::calibration::html(points)));
