@@ -1204,7 +1204,9 @@ test('disaggregated prefill and decode: the cheapest split, its KV trip, and co-
   // the link keeps both pools.
   await page.selectOption('select[name=wpsys]', 'hgx-b200-8');
   await page.selectOption('select[name=wdsys]', 'trn2-ultra-64');
-  await page.waitForFunction(() => document.querySelector('#disagg-transfer')?.dataset.scaleUp === 'false');
+  // The worker answers each change in turn: the newest answer names both pools.
+  await page.waitForFunction(() => /Trn2 UltraServer/.test(document.querySelector('#disagg-table')?.textContent));
+  assert.equal(await page.getAttribute('#disagg-transfer', 'data-scale-up'), 'false');
   assert.match(await page.textContent('#disagg-table'), /HGX B200.*Trn2 UltraServer/s);
   await page.waitForFunction(() => new URLSearchParams(location.search).get('wdsys') === 'trn2-ultra-64');
   const fresh = await open(new URL(page.url()).search);

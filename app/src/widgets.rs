@@ -197,15 +197,7 @@ pub use view::escape;
 
 pub use view::tables::{fig_html, fig_html_est, table_html, HtmlRow, RowCells};
 
-/// The markup of [`Derived`] as text.
-#[must_use]
-pub fn derived_html(text: &str, formula: &str) -> String {
-    format!(
-        "<span class=\"fig derived\" tabindex=\"0\">{}<span class=\"tip\" role=\"tooltip\">{}</span></span>",
-        escape(text),
-        escape(formula)
-    )
-}
+pub use view::tables::derived_html;
 
 pub use view::thousands;
 

@@ -172,11 +172,21 @@ pub enum View {
     /// $ per marketed PFLOP-hour by format against the platform compared with
     /// ([`crate::formats::html`]).
     Formats,
+    /// Serving against targets on several platforms ([`crate::serving::curves_html`]).
+    Serving,
+    /// Disaggregated prefill and decode ([`crate::serving::disagg_html`]).
+    Disagg,
 }
 
 impl View {
     /// Every view.
-    pub const ALL: [Self; 3] = [Self::Platforms, Self::Step, Self::Formats];
+    pub const ALL: [Self; 5] = [
+        Self::Platforms,
+        Self::Step,
+        Self::Formats,
+        Self::Serving,
+        Self::Disagg,
+    ];
 
     /// Its name in a message.
     #[must_use]
@@ -185,6 +195,8 @@ impl View {
             Self::Platforms => "platforms",
             Self::Step => "step",
             Self::Formats => "formats",
+            Self::Serving => "serving",
+            Self::Disagg => "disagg",
         }
     }
 
@@ -195,9 +207,9 @@ impl View {
     }
 
     /// The view of the scenario of the link query `query`, as HTML (empty when there is
-    /// nothing to show).
+    /// nothing to show); `clock` reads milliseconds, for a view that says how long it took.
     #[must_use]
-    pub fn draw(self, query: &str) -> String {
+    pub fn draw(self, query: &str, clock: fn() -> f64) -> String {
         let s = engine::Scenario::from_query(query).0;
         match self {
             Self::Platforms => {
@@ -206,6 +218,8 @@ impl View {
             }
             Self::Step => crate::step::html(&s),
             Self::Formats => crate::formats::html(&s.job),
+            Self::Serving => crate::serving::curves_html(&s.job, clock),
+            Self::Disagg => crate::serving::disagg_html(&s.job),
         }
     }
 }
@@ -645,6 +659,20 @@ mod tests {
             },
         ] {
             assert_eq!(Reply::decode(&r.encode()), Ok(r.clone()), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn every_view_draws_the_default_job() {
+        for (v, id) in [
+            (View::Platforms, "id=\"platforms-table\""),
+            (View::Step, "id=\"step-breakdown-table\""),
+            (View::Formats, "id=\"by-format\""),
+            (View::Serving, "id=\"serving-chart\""),
+            (View::Disagg, "id=\"disagg-answer\""),
+        ] {
+            assert_eq!(View::parse(v.id()), Some(v));
+            assert!(v.draw("v=9&page=workload", || 0.0).contains(id), "{v:?}");
         }
     }
 

@@ -40,6 +40,16 @@ pub fn chart_data(chart: &str, table: &str, head: &[&str], rows: &[Vec<String>])
     h
 }
 
+/// The markup of the app's `Derived` (a figure with its formula on hover or focus) as text.
+#[must_use]
+pub fn derived_html(text: &str, formula: &str) -> String {
+    format!(
+        "<span class=\"fig derived\" tabindex=\"0\">{}<span class=\"tip\" role=\"tooltip\">{}</span></span>",
+        escape(text),
+        escape(formula)
+    )
+}
+
 /// The markup of the app's `Fig` as text, for read-only tables built as HTML in one pass (far less
 /// code than a reactive view per table, and these tables never change after they are drawn).
 #[must_use]

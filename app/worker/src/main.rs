@@ -66,7 +66,7 @@ fn handle(cmd: &str) {
         Ok(Request::BreakEven(q)) => post(&break_even(q)),
         Ok(Request::View(view, query)) => post(&Reply::View {
             view,
-            html: view.draw(&query),
+            html: view.draw(&query, now_ms),
             query,
         }),
         Ok(Request::Calibration) => POINTS.with(|p| {
