@@ -1,7 +1,7 @@
 //! Workload & TCO page: one job (train a model on a system at a price), its results with
 //! their formulas, the owned-cost breakdown and a tornado of the assumptions.
 
-use engine::job::{evaluate, evaluate_searched, layout_search, search, search_inputs, Job};
+use engine::job::{evaluate_searched, search, search_inputs, Job};
 use engine::units::sig;
 use engine::{system, workload, Dtype};
 use leptos::prelude::*;
@@ -379,7 +379,7 @@ pub fn WorkloadMore() -> impl IntoView {
         <Later><super::serving::ServingCurves job=job/></Later>
         <Later><super::serving::ApiBeside job=job report=report/></Later>
         <Later><LayoutSearchPanel job=job/></Later>
-        <Later><LinkReadingCard job=job report=report/></Later>
+        <Later><LinkReadingCard job=job/></Later>
         <Later><BreakEven/></Later>
         <Later><Platforms/></Later>
         <Later><Claims/></Later>

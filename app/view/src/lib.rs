@@ -1,7 +1,7 @@
 //! View helpers shared by the app's pages and the worker, so each is written once: text made
 //! safe for HTML, whole numbers with their thousands separated, read-only tables as HTML
 //! ([`tables`]), the views of a scenario the worker draws for the Workload page
-//! ([`platforms`], [`step`], [`formats`], [`serving`]), the published runs against the model
+//! ([`platforms`], [`step`], [`formats`], [`serving`], [`reading`], [`search`]), the published runs against the model
 //! ([`calibration`]), and the typed messages pages and the worker exchange ([`protocol`]).
 
 #![no_std]
@@ -14,6 +14,8 @@ pub mod calibration;
 pub mod formats;
 pub mod platforms;
 pub mod protocol;
+pub mod reading;
+pub mod search;
 pub mod serving;
 pub mod step;
 pub mod tables;

@@ -34,6 +34,9 @@ pub enum Request {
     Tornado(String),
     /// A view of a scenario (its link query), as HTML.
     View(View, String),
+    /// Search every layout of the job of a scenario (its link query), reporting after each
+    /// slice; a newer search replaces it.
+    Search(String),
     /// The break-even curve of the job of a scenario (its link query) against the platform
     /// it is compared with, along its lever.
     BreakEven(String),
@@ -132,6 +135,19 @@ pub enum Reply {
         /// The compared platform's name.
         name: String,
     },
+    /// A layout search's progress (`crate::search`).
+    Search {
+        /// The scenario's link query, as asked.
+        query: String,
+        /// Layouts tried.
+        tried: usize,
+        /// Layouts to try (0: the job cannot be searched).
+        total: usize,
+        /// The fastest that fit so far, as table rows.
+        rows: String,
+        /// Why the others do not fit, as list items, once it is done.
+        reasons: String,
+    },
     /// A view of a scenario, as HTML ([`View::draw`]).
     View {
         /// Which.
@@ -176,16 +192,20 @@ pub enum View {
     Serving,
     /// Disaggregated prefill and decode ([`crate::serving::disagg_html`]).
     Disagg,
+    /// What reading a Trainium job's link figures the other way changes
+    /// ([`crate::reading::effect_html`]).
+    Reading,
 }
 
 impl View {
     /// Every view.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Platforms,
         Self::Step,
         Self::Formats,
         Self::Serving,
         Self::Disagg,
+        Self::Reading,
     ];
 
     /// Its name in a message.
@@ -197,6 +217,7 @@ impl View {
             Self::Formats => "formats",
             Self::Serving => "serving",
             Self::Disagg => "disagg",
+            Self::Reading => "reading",
         }
     }
 
@@ -220,6 +241,7 @@ impl View {
             Self::Formats => crate::formats::html(&s.job),
             Self::Serving => crate::serving::curves_html(&s.job, clock),
             Self::Disagg => crate::serving::disagg_html(&s.job),
+            Self::Reading => crate::reading::effect_html(&s.job),
         }
     }
 }
@@ -249,6 +271,7 @@ impl Request {
             Self::Calibration => "calibration".into(),
             Self::Tornado(q) => format!("tornado {q}"),
             Self::View(v, q) => format!("view {} {q}", v.id()),
+            Self::Search(q) => format!("search {q}"),
             Self::BreakEven(q) => format!("breakeven {q}"),
             Self::Verdict(q) => format!("verdict {q}"),
             Self::Serve(r) => format!(
@@ -283,6 +306,7 @@ impl Request {
             "errors" => Self::Errors(arg.into()),
             "calibration" => Self::Calibration,
             "tornado" => Self::Tornado(arg.into()),
+            "search" => Self::Search(arg.into()),
             "view" => {
                 let (id, q) = split(arg);
                 Self::View(
@@ -361,6 +385,13 @@ impl Reply {
             }
             Self::Verdict { query, sentence } => format!("verdict {query}{PART}{sentence}"),
             Self::View { view, query, html } => format!("view {} {query}{PART}{html}", view.id()),
+            Self::Search {
+                query,
+                tried,
+                total,
+                rows,
+                reasons,
+            } => format!("search {query}{PART}{tried}{PART}{total}{PART}{rows}{PART}{reasons}"),
             Self::BreakEven {
                 query,
                 points,
@@ -470,6 +501,25 @@ impl Reply {
                     swings,
                 }
             }
+            "search" => {
+                let p: Vec<&str> = arg.split(PART).collect();
+                let [query, tried, total, rows, reasons] = p[..] else {
+                    return Err(format!(
+                        "'search' needs a query, two counts, rows and reasons, got '{arg}'"
+                    ));
+                };
+                let count = |x: &str| {
+                    x.parse()
+                        .map_err(|_| format!("'search' sent a count that does not read: '{x}'"))
+                };
+                Self::Search {
+                    query: query.into(),
+                    tried: count(tried)?,
+                    total: count(total)?,
+                    rows: rows.into(),
+                    reasons: reasons.into(),
+                }
+            }
             "view" => {
                 let (id, rest) = split(arg);
                 let (Some(view), Some((query, html))) = (View::parse(id), rest.split_once(PART))
@@ -561,6 +611,7 @@ mod tests {
             Request::View(View::Platforms, "v=9&page=workload&wnodes=2".into()),
             Request::View(View::Step, "v=9&page=workload".into()),
             Request::View(View::Formats, String::new()),
+            Request::Search("v=9&page=workload&wnodes=4".into()),
             Request::BreakEven("v=9&page=workload&wlever=price".into()),
             Request::Serve(ServeRun {
                 rate: 2.5,
@@ -643,6 +694,13 @@ mod tests {
                 query: "v=9&wnodes=2".into(),
                 html: "<table id=\"platforms-table\">\n</table>".into(),
             },
+            Reply::Search {
+                query: "v=9".into(),
+                tried: 12,
+                total: 480,
+                rows: "<tr><th>tp 8</th></tr>".into(),
+                reasons: String::new(),
+            },
             Reply::View {
                 view: View::Step,
                 query: "v=9".into(),
@@ -674,6 +732,14 @@ mod tests {
             assert_eq!(View::parse(v.id()), Some(v));
             assert!(v.draw("v=9&page=workload", || 0.0).contains(id), "{v:?}");
         }
+        // Trn2's links read two ways; an H100's one.
+        assert!(View::Reading
+            .draw("v=9&page=workload&wsys=trn2-ultra-64", || 0.0)
+            .starts_with("Read the other way"));
+        assert_eq!(
+            View::Reading.draw("v=9&page=workload&wsys=hgx-h100-8", || 0.0),
+            ""
+        );
     }
 
     #[test]
@@ -690,6 +756,8 @@ mod tests {
         assert!(Reply::decode("tornado v=9\u{1d}1\u{1d}PUE\u{1f}x\u{1f}2").is_err());
         assert!(Reply::decode("verdict v=9").is_err());
         assert!(Reply::decode("view platforms v=9").is_err());
+        assert!(Reply::decode("search v=9\u{1d}1\u{1d}x\u{1d}\u{1d}").is_err());
+        assert!(Reply::decode("search v=9\u{1d}1\u{1d}2").is_err());
         assert!(Reply::decode("view nonsense v=9\u{1d}<p></p>").is_err());
         assert!(Request::decode("view nonsense v=9").is_err());
         assert!(Reply::decode("breakeven v=9\u{1d}1\u{1d}2\u{1d}H100").is_err());

@@ -9,6 +9,7 @@
 
 mod core;
 mod render;
+mod search;
 mod serve;
 
 use engine::kernels::{self, stream::Stream, Distribution, KernelSpec, Operand, Rng};
@@ -64,6 +65,7 @@ fn handle(cmd: &str) {
         Ok(Request::Tornado(q)) => post(&tornado(q)),
         Ok(Request::Verdict(q)) => post(&verdict(q)),
         Ok(Request::BreakEven(q)) => post(&break_even(q)),
+        Ok(Request::Search(query)) => search::start(query),
         Ok(Request::View(view, query)) => post(&Reply::View {
             view,
             html: view.draw(&query, now_ms),

@@ -269,61 +269,37 @@ pub(super) fn Inputs() -> impl IntoView {
 pub(super) fn LinkReadingCard(
     /// The job as set above.
     job: Memo<Job>,
-    /// Its report (evaluated once, above).
-    report: Memo<Result<engine::job::JobReport, String>>,
 ) -> impl IntoView {
     use engine::system::{self, LinkReading};
     let sc = use_scenario();
-    // The same job read the other way: evaluated only for Trainium platforms.
-    let other = Memo::new(move |_| {
-        let j = job.get();
-        let sys = system::find(&j.system).ok()?;
-        let (used, alt) = system::reading(&sys)?;
-        // Today's reading from an old link's; otherwise the one not in use.
-        let flip = match j.link_reading {
-            LinkReading::AsLabelled => LinkReading::PerDirection,
-            LinkReading::PerDirection | LinkReading::Legacy => LinkReading::AsLabelled,
-        };
-        let r = evaluate(&Job {
-            link_reading: flip,
-            ..j.clone()
+    // The same job read the other way, evaluated in the worker.
+    let effect = crate::background::drawn(view::protocol::View::Reading);
+    let readings = Memo::new(move |_| {
+        job.with(|j| {
+            system::find(&j.system)
+                .ok()
+                .and_then(|sys| system::reading(&sys))
         })
-        .ok();
-        Some((used, alt, flip, r))
     });
     move || {
-        let (used, alt, flip, r) = other.get()?;
+        let (used, alt) = readings.get()?;
         let current = job.with(|j| j.link_reading);
-        let here = report.with(|r| {
-            r.as_ref()
-                .ok()
-                .map(|r| (r.train_usd_per_mtok, r.train.tokens_per_s))
-        });
-        let effect = match (here, r) {
-            (Some((c0, t0)), Some(r)) => format!(
-                "Read the other way, training costs ${} per million tokens instead of ${} ({:+.1}%) and runs at {} tokens/s instead of {}.",
-                sig(r.train_usd_per_mtok, 4),
-                sig(c0, 4),
-                (r.train_usd_per_mtok / c0 - 1.0) * 100.0,
-                thousands(r.train.tokens_per_s),
-                thousands(t0)
-            ),
-            _ => String::new(),
-        };
+        let flip = view::reading::flipped(current);
         let (now, then) = match current {
-            LinkReading::PerDirection => (alt.clone(), used.clone()),
+            LinkReading::PerDirection => (alt, used),
             LinkReading::Legacy => (
                 "as links made before version 4 read them: Trn2's figures as labelled, Trn3's per direction".to_string(),
-                used.clone(),
+                used,
             ),
-            LinkReading::AsLabelled => (used.clone(), alt.clone()),
+            LinkReading::AsLabelled => (used, alt),
         };
         Some(view! {
             <div class="card" id="link-reading" data-reading=current.id()>
                 <h2>"How AWS's link figures are read"</h2>
                 <p class="small-note">{format!("In use: {now}.")}</p>
                 <p class="small-note">{format!("The other reading: {then}.")}</p>
-                <p class="small-note" id="link-reading-effect">{effect}</p>
+                <p class="small-note deferred" id="link-reading-effect" class:updating=move || effect.updating.get()
+                    inner_html=move || effect.value.get().unwrap_or_default()></p>
                 <button type="button" on:click=move |_| sc.update(|s| s.job.link_reading = flip)>
                     {if flip == LinkReading::PerDirection { "Read them per direction" } else { "Read them as labelled" }}
                 </button>
