@@ -330,9 +330,11 @@ pub fn WorkloadPage() -> impl IntoView {
 /// read the other way, break-even, other platforms, the claims checked and the published runs.
 #[component]
 pub fn WorkloadMore() -> impl IntoView {
-    let (job, report) = job_and_report();
-    // The tornado's evaluations run in the worker.
     let sc = use_scenario();
+    let job = Memo::new(move |_| sc.with(|s| s.job.clone()));
+    // What one chip-hour is made of, drawn in the worker.
+    let chip_hour = crate::background::drawn(view::protocol::View::ChipHour);
+    // The tornado's evaluations run in the worker.
     let swings = crate::background::derived(
         move || sc.with(engine::Scenario::to_query),
         view::protocol::Request::Tornado,
@@ -368,7 +370,8 @@ pub fn WorkloadMore() -> impl IntoView {
     };
     view! {
         <div class="tco-grid">
-            {move || report.get().ok().map(|r| view! { <Breakdown report=r/> })}
+            <div class="deferred" class:updating=move || chip_hour.updating.get()
+                inner_html=move || chip_hour.value.get().unwrap_or_default()></div>
             <Tornado swings=swings/>
         </div>
         <OwnModel/>
@@ -377,7 +380,7 @@ pub fn WorkloadMore() -> impl IntoView {
             inner_html=move || step.value.get().unwrap_or_default()></div>
         // Each in a task of its own: an input between them is answered at once.
         <Later><super::serving::ServingCurves job=job/></Later>
-        <Later><super::serving::ApiBeside job=job report=report/></Later>
+        <Later><super::serving::ApiBeside/></Later>
         <Later><LayoutSearchPanel job=job/></Later>
         <Later><LinkReadingCard job=job/></Later>
         <Later><BreakEven/></Later>

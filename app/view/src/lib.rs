@@ -1,7 +1,7 @@
 //! View helpers shared by the app's pages and the worker, so each is written once: text made
 //! safe for HTML, whole numbers with their thousands separated, read-only tables as HTML
 //! ([`tables`]), the views of a scenario the worker draws for the Workload page
-//! ([`platforms`], [`step`], [`formats`], [`serving`], [`reading`], [`search`]), the published runs against the model
+//! ([`platforms`], [`step`], [`formats`], [`serving`], [`reading`], [`search`], [`chip_hour`], [`api`]), the published runs against the model
 //! ([`calibration`]), and the typed messages pages and the worker exchange ([`protocol`]).
 
 #![no_std]
@@ -10,7 +10,9 @@ extern crate alloc;
 #[cfg(feature = "web")]
 extern crate std;
 
+pub mod api;
 pub mod calibration;
+pub mod chip_hour;
 pub mod formats;
 pub mod platforms;
 pub mod protocol;

@@ -195,17 +195,23 @@ pub enum View {
     /// What reading a Trainium job's link figures the other way changes
     /// ([`crate::reading::effect_html`]).
     Reading,
+    /// What one chip-hour is made of ([`crate::chip_hour::html`]).
+    ChipHour,
+    /// Serving it yourself beside API prices ([`crate::api::html`]).
+    Api,
 }
 
 impl View {
     /// Every view.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 8] = [
         Self::Platforms,
         Self::Step,
         Self::Formats,
         Self::Serving,
         Self::Disagg,
         Self::Reading,
+        Self::ChipHour,
+        Self::Api,
     ];
 
     /// Its name in a message.
@@ -218,6 +224,8 @@ impl View {
             Self::Serving => "serving",
             Self::Disagg => "disagg",
             Self::Reading => "reading",
+            Self::ChipHour => "chiphour",
+            Self::Api => "api",
         }
     }
 
@@ -233,17 +241,21 @@ impl View {
     pub fn draw(self, query: &str, clock: fn() -> f64) -> String {
         let s = engine::Scenario::from_query(query).0;
         match self {
-            Self::Platforms => {
-                let report = engine::job::evaluate(&s.job).map_err(|e| e.to_string());
-                crate::platforms::html(&s.job, &report)
-            }
+            Self::Platforms => crate::platforms::html(&s.job, &evaluated(&s.job)),
             Self::Step => crate::step::html(&s),
             Self::Formats => crate::formats::html(&s.job),
             Self::Serving => crate::serving::curves_html(&s.job, clock),
             Self::Disagg => crate::serving::disagg_html(&s.job),
             Self::Reading => crate::reading::effect_html(&s.job),
+            Self::ChipHour => crate::chip_hour::html(&evaluated(&s.job)),
+            Self::Api => crate::api::html(&s.job, &evaluated(&s.job)),
         }
     }
+}
+
+/// The job evaluated, or why not, as the views take it.
+fn evaluated(j: &engine::job::Job) -> Result<engine::job::JobReport, String> {
+    engine::job::evaluate(j).map_err(|e| e.to_string())
 }
 
 /// Separates the parts of a reply with several (no query, number or encoded errors hold it).
@@ -728,6 +740,8 @@ mod tests {
             (View::Formats, "id=\"by-format\""),
             (View::Serving, "id=\"serving-chart\""),
             (View::Disagg, "id=\"disagg-answer\""),
+            (View::ChipHour, "id=\"cost-breakdown\""),
+            (View::Api, "id=\"api-prices\""),
         ] {
             assert_eq!(View::parse(v.id()), Some(v));
             assert!(v.draw("v=9&page=workload", || 0.0).contains(id), "{v:?}");

@@ -1,51 +1,8 @@
-//! What the job's figures answer to: the step's breakdown, the tornado, the platforms side by side, the break-even and the cost by format.
+//! What the job's figures answer to: the tornado, the platforms side by side and the
+//! break-even (each worked out in the worker).
 
 use super::*;
 use view::platforms::PLATFORMS;
-
-/// What one chip-hour is made of (owned), as a stacked bar.
-#[component]
-pub(super) fn Breakdown(
-    /// The job's report.
-    report: engine::job::JobReport,
-) -> impl IntoView {
-    let parts: Vec<(&str, f64, &str)> = match report.owned_breakdown {
-        Some((c, p, o)) => vec![
-            ("capital", c, "#0072b2"),
-            ("power", p, "#e69f00"),
-            ("facility & maintenance", o, "#009e73"),
-        ],
-        None => vec![("rental", report.usd_per_chip_hour.value, "#0072b2")],
-    };
-    let total: f64 = parts.iter().map(|p| p.1).sum();
-    let mut x = 0.0;
-    let bars = parts
-        .iter()
-        .map(|(name, v, color)| {
-            let w = v / total * 100.0;
-            let here = x;
-            x += w;
-            view! {
-                <rect x=format!("{here:.2}%") y="0" width=format!("{w:.2}%") height="28" fill=*color>
-                    <title>{format!("{name}: ${}/chip-hour", sig(*v, 3))}</title>
-                </rect>
-            }
-        })
-        .collect_view();
-    let legend = parts
-        .iter()
-        .map(|(name, v, color)| view! { <li><span class="swatch" style=format!("background:{color}")></span>{format!("{name}: ${} ({}%)", sig(*v, 3), sig(v / total * 100.0, 3))}</li> })
-        .collect_view();
-    view! {
-        <div class="card">
-            <h2>"One chip-hour"</h2>
-            <svg class="stack" id="cost-breakdown" width="100%" height="28" role="img" aria-label="Cost of one chip-hour by component">{bars}</svg>
-            <ul class="legend-list">{legend}</ul>
-            <p class="small-note">{format!("${} per chip-hour × {} chips", sig(total, 4), report.chips)}</p>
-            <div inner_html=chart_data("cost-breakdown", "cost-breakdown-data", &["component", "$ per chip-hour", "share"], &parts.iter().map(|(n, v, _)| vec![(*n).to_string(), sig(*v, 4), format!("{}%", sig(v / total * 100.0, 3))]).collect::<Vec<_>>())></div>
-        </div>
-    }
-}
 
 /// Horizontal bars: the training cost per million tokens with each input moved ±20%.
 #[component]
