@@ -1,5 +1,7 @@
 //! The Kernels page's Web Worker, and the Workload and Compare pages' for the serving
-//! simulation and the published runs (the errors behind the ranges, and their tables). The page posts one [`Request`] at a time and the worker
+//! simulation, the published runs (the errors behind the ranges, and their tables), the
+//! layout search and the views below the Workload page's answer that evaluate the job again
+//! (`view::protocol::View`). The page posts one [`Request`] at a time and the worker
 //! answers with [`Reply`]s: stages while it works, then a result, or an error (the messages
 //! are typed in `view::protocol`, which the page compiles against too). Cancel is the page
 //! terminating the worker.
