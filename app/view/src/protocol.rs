@@ -757,6 +757,21 @@ mod tests {
     }
 
     #[test]
+    fn every_view_draws_a_hostile_link_without_panicking() {
+        for q in [
+            "",
+            "v=9&page=workload&wsys=nope&wmodel=zzz",
+            "v=9&page=workload&wnodes=0&wtok=-1&wdtype=fp4&wgbs=0",
+            "v=9&page=workload&wmodel=m:l1,d1,h1,kv1,f1,v1&wnodes=100000",
+            "v=9&page=workload&wsys=trn2-ultra-64&wpsys=hgx-b200-8&wdsys=nope&wcurve=a,b,c",
+        ] {
+            for v in View::ALL {
+                let _ = v.draw(q, || 0.0);
+            }
+        }
+    }
+
+    #[test]
     fn nonsense_is_named() {
         assert!(Request::decode("teleport now").is_err());
         assert!(Request::decode("bench many").is_err());
