@@ -236,27 +236,27 @@ impl View {
     }
 
     /// The view of the scenario of the link query `query`, as HTML (empty when there is
-    /// nothing to show); `clock` reads milliseconds, for a view that says how long it took.
+    /// nothing to show); `clock` reads milliseconds, for a view that says how long it took,
+    /// and `evaluate` gives the scenario's job evaluated (the worker keeps the last, so the
+    /// views of one input share one evaluation).
     #[must_use]
-    pub fn draw(self, query: &str, clock: fn() -> f64) -> String {
+    pub fn draw(self, query: &str, clock: fn() -> f64, evaluate: Evaluate<'_>) -> String {
         let s = engine::Scenario::from_query(query).0;
         match self {
-            Self::Platforms => crate::platforms::html(&s.job, &evaluated(&s.job)),
-            Self::Step => crate::step::html(&s),
+            Self::Platforms => crate::platforms::html(&s.job, &evaluate(&s.job)),
+            Self::Step => crate::step::html(&s, &evaluate(&s.job)),
             Self::Formats => crate::formats::html(&s.job),
             Self::Serving => crate::serving::curves_html(&s.job, clock),
             Self::Disagg => crate::serving::disagg_html(&s.job),
-            Self::Reading => crate::reading::effect_html(&s.job),
-            Self::ChipHour => crate::chip_hour::html(&evaluated(&s.job)),
-            Self::Api => crate::api::html(&s.job, &evaluated(&s.job)),
+            Self::Reading => crate::reading::effect_html(&s.job, evaluate),
+            Self::ChipHour => crate::chip_hour::html(&evaluate(&s.job)),
+            Self::Api => crate::api::html(&s.job, &evaluate(&s.job)),
         }
     }
 }
 
-/// The job evaluated, or why not, as the views take it.
-fn evaluated(j: &engine::job::Job) -> Result<engine::job::JobReport, String> {
-    engine::job::evaluate(j).map_err(|e| e.to_string())
-}
+/// A job evaluated, or why not (`engine::job::evaluate`, or a copy of its last answer).
+pub type Evaluate<'a> = &'a dyn Fn(&engine::job::Job) -> Result<engine::job::JobReport, String>;
 
 /// Separates the parts of a reply with several (no query, number or encoded errors hold it).
 const PART: char = '\u{1d}';
@@ -732,6 +732,8 @@ mod tests {
         }
     }
 
+    const EVAL: Evaluate<'static> = &|j| engine::job::evaluate(j).map_err(|e| e.to_string());
+
     #[test]
     fn every_view_draws_the_default_job() {
         for (v, id) in [
@@ -744,14 +746,17 @@ mod tests {
             (View::Api, "id=\"api-prices\""),
         ] {
             assert_eq!(View::parse(v.id()), Some(v));
-            assert!(v.draw("v=9&page=workload", || 0.0).contains(id), "{v:?}");
+            assert!(
+                v.draw("v=9&page=workload", || 0.0, EVAL).contains(id),
+                "{v:?}"
+            );
         }
         // Trn2's links read two ways; an H100's one.
         assert!(View::Reading
-            .draw("v=9&page=workload&wsys=trn2-ultra-64", || 0.0)
+            .draw("v=9&page=workload&wsys=trn2-ultra-64", || 0.0, EVAL)
             .starts_with("Read the other way"));
         assert_eq!(
-            View::Reading.draw("v=9&page=workload&wsys=hgx-h100-8", || 0.0),
+            View::Reading.draw("v=9&page=workload&wsys=hgx-h100-8", || 0.0, EVAL),
             ""
         );
     }
@@ -766,7 +771,7 @@ mod tests {
             "v=9&page=workload&wsys=trn2-ultra-64&wpsys=hgx-b200-8&wdsys=nope&wcurve=a,b,c",
         ] {
             for v in View::ALL {
-                let _ = v.draw(q, || 0.0);
+                let _ = v.draw(q, || 0.0, EVAL);
             }
         }
     }

@@ -4,7 +4,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use engine::job::{evaluate, Job};
+use engine::job::Job;
 use engine::system::{self, LinkReading};
 use engine::units::sig;
 
@@ -24,7 +24,7 @@ pub fn flipped(r: LinkReading) -> LinkReading {
 /// sentence (HTML); empty for a platform whose links read one way only, or a job that does
 /// not evaluate.
 #[must_use]
-pub fn effect_html(j: &Job) -> String {
+pub fn effect_html(j: &Job, evaluate: crate::protocol::Evaluate<'_>) -> String {
     let reads_two_ways = system::find(&j.system)
         .ok()
         .is_some_and(|sys| system::reading(&sys).is_some());
@@ -35,7 +35,8 @@ pub fn effect_html(j: &Job) -> String {
         link_reading: flipped(j.link_reading),
         ..j.clone()
     };
-    let (Ok(here), Ok(there)) = (evaluate(j), evaluate(&other)) else {
+    // The other reading straight from the engine: `evaluate` keeps the job as it is.
+    let (Ok(here), Ok(there)) = (evaluate(j), engine::job::evaluate(&other)) else {
         return String::new();
     };
     let (c0, t0) = (here.train_usd_per_mtok, here.train.tokens_per_s);

@@ -7,7 +7,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use engine::breakdown::{train_step_of, Bound, Part};
-use engine::job::evaluate;
+use engine::job::{evaluate, JobReport};
 use engine::units::sig;
 use engine::{system, Scenario};
 
@@ -44,12 +44,13 @@ fn bar(part: &Part, scale: f64) -> String {
     bars
 }
 
-/// The step of the scenario's job, beside the same job on the platform it is compared with
-/// (as many chips) where that evaluates; empty when the job does not evaluate.
+/// The step of the scenario's job (evaluated as `report`), beside the same job on the platform
+/// it is compared with (as many chips) where that evaluates; empty when the job does not
+/// evaluate.
 #[must_use]
-pub fn html(s: &Scenario) -> String {
+pub fn html(s: &Scenario, report: &Result<JobReport, String>) -> String {
     let j = &s.job;
-    let Some(part) = evaluate(j).ok().and_then(|r| train_step_of(j, &r).ok()) else {
+    let Some(part) = report.as_ref().ok().and_then(|r| train_step_of(j, r).ok()) else {
         return String::new();
     };
     let other = (j.compare_with != j.system)

@@ -70,7 +70,7 @@ fn handle(cmd: &str) {
         Ok(Request::Search(query)) => search::start(query),
         Ok(Request::View(view, query)) => post(&Reply::View {
             view,
-            html: view.draw(&query, now_ms),
+            html: view.draw(&query, now_ms, &evaluated),
             query,
         }),
         Ok(Request::Calibration) => POINTS.with(|p| {
@@ -87,11 +87,31 @@ std::thread_local! {
         const { std::cell::OnceCell::new() };
 }
 
+std::thread_local! {
+    /// The last job evaluated for a view, and its report: an input's views share it.
+    static LAST: std::cell::RefCell<Option<(engine::job::Job, Result<engine::job::JobReport, String>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `job` evaluated, or why not: the last evaluation again when it is the same job.
+fn evaluated(job: &engine::job::Job) -> Result<engine::job::JobReport, String> {
+    if let Some(r) = LAST.with(|l| {
+        l.borrow()
+            .as_ref()
+            .and_then(|(j, r)| (j == job).then(|| r.clone()))
+    }) {
+        return r;
+    }
+    let r = engine::job::evaluate(job).map_err(|e| e.to_string());
+    LAST.with(|l| *l.borrow_mut() = Some((job.clone(), r.clone())));
+    r
+}
+
 /// The tornado of the job of the scenario `query`: eight evaluations and more, too long a
 /// task to follow each input on the page's thread.
 fn tornado(query: String) -> Reply {
     let job = engine::Scenario::from_query(&query).0.job;
-    let (base, swings) = engine::job::evaluate(&job)
+    let (base, swings) = evaluated(&job)
         .ok()
         .and_then(|r| engine::job::tornado_from(&job, &r, 0.2).ok())
         .unwrap_or((f64::NAN, Vec::new()));
@@ -112,7 +132,7 @@ fn break_even(query: String) -> Reply {
             owned: false,
             ..job.on_platform(&job.compare_with)?
         };
-        let r = engine::job::evaluate(&job).ok()?;
+        let r = evaluated(&job).ok()?;
         let (points, target, at) =
             engine::job::sensitivity(&job, &r, &other, job.lever, 41).ok()?;
         Some((points, target, at.unwrap_or(f64::NAN), sys.name.to_string()))
@@ -135,7 +155,7 @@ fn verdict(query: String) -> Reply {
     let name =
         |id: &str| engine::system::find(id).map_or_else(|_| id.to_string(), |s| s.name.to_string());
     let sentence = (|| {
-        let r = engine::job::evaluate(&job).ok()?;
+        let r = evaluated(&job).ok()?;
         let other = job.on_platform(&job.compare_with)?;
         let or = engine::job::evaluate(&other).ok()?;
         let v = engine::job::basis_verdicts(&job, &r, &other, &or);
