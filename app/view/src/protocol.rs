@@ -265,6 +265,31 @@ const ITEM: char = '\u{1e}';
 /// Separates the fields of an item.
 const FIELD: char = '\u{1f}';
 
+/// The `N` parts of a reply's argument `arg` (after its verb), or what the reply needs.
+fn parts<'a, const N: usize>(
+    arg: &'a str,
+    verb: &str,
+    needs: &str,
+) -> Result<[&'a str; N], String> {
+    <[&str; N]>::try_from(arg.split(PART).collect::<Vec<_>>())
+        .map_err(|_| format!("'{verb}' needs {needs}, got '{arg}'"))
+}
+
+/// The `N` fields of each item of a list in a reply, or the item that does not read.
+fn items<'a, const N: usize>(
+    list: &'a str,
+    verb: &str,
+    what: &str,
+) -> Result<Vec<[&'a str; N]>, String> {
+    list.split(ITEM)
+        .filter(|i| !i.is_empty())
+        .map(|i| {
+            <[&str; N]>::try_from(i.split(FIELD).collect::<Vec<_>>())
+                .map_err(|_| format!("'{verb}' sent {what} that does not read: '{i}'"))
+        })
+        .collect()
+}
+
 fn split(line: &str) -> (&str, &str) {
     line.split_once(' ').unwrap_or((line, ""))
 }
@@ -480,30 +505,14 @@ impl Reply {
             "ncerror" => Self::NcError(arg.into()),
             "calibration" => Self::Calibration(arg.into()),
             "tornado" => {
-                let mut p = arg.split(PART);
-                let (Some(query), Some(base), Some(items), None) =
-                    (p.next(), p.next(), p.next(), p.next())
-                else {
-                    return Err(format!(
-                        "'tornado' needs a query, a base and swings, got '{arg}'"
-                    ));
-                };
-                let swings = items
-                    .split(ITEM)
-                    .filter(|i| !i.is_empty())
-                    .map(|i| {
-                        let mut f = i.split(FIELD);
-                        let (Some(input), low, high, None) =
-                            (f.next(), f.next(), f.next(), f.next())
-                        else {
-                            return Err(format!(
-                                "'tornado' sent a swing that does not read: '{i}'"
-                            ));
-                        };
+                let [query, base, list] = parts(arg, verb, "a query, a base and swings")?;
+                let swings = items(list, verb, "a swing")?
+                    .into_iter()
+                    .map(|[input, low, high]| {
                         Ok(engine::job::Swing {
                             input: input.into(),
-                            low: number(low)?,
-                            high: number(high)?,
+                            low: number(Some(low))?,
+                            high: number(Some(high))?,
                         })
                     })
                     .collect::<Result<Vec<_>, String>>()?;
@@ -514,12 +523,8 @@ impl Reply {
                 }
             }
             "search" => {
-                let p: Vec<&str> = arg.split(PART).collect();
-                let [query, tried, total, rows, reasons] = p[..] else {
-                    return Err(format!(
-                        "'search' needs a query, two counts, rows and reasons, got '{arg}'"
-                    ));
-                };
+                let [query, tried, total, rows, reasons] =
+                    parts(arg, verb, "a query, two counts, rows and reasons")?;
                 let count = |x: &str| {
                     x.parse()
                         .map_err(|_| format!("'search' sent a count that does not read: '{x}'"))
@@ -547,24 +552,14 @@ impl Reply {
                 }
             }
             "breakeven" => {
-                let p: Vec<&str> = arg.split(PART).collect();
-                let [query, target, at, name, items] = p[..] else {
-                    return Err(format!(
-                        "'breakeven' needs a query, a target, a crossing, a name and points, got '{arg}'"
-                    ));
-                };
-                let points = items
-                    .split(ITEM)
-                    .filter(|i| !i.is_empty())
-                    .map(|i| {
-                        let mut f = i.split(FIELD);
-                        let (x, y, None) = (f.next(), f.next(), f.next()) else {
-                            return Err(format!(
-                                "'breakeven' sent a point that does not read: '{i}'"
-                            ));
-                        };
-                        Ok((number(x)?, number(y)?))
-                    })
+                let [query, target, at, name, list] = parts(
+                    arg,
+                    verb,
+                    "a query, a target, a crossing, a name and points",
+                )?;
+                let points = items(list, verb, "a point")?
+                    .into_iter()
+                    .map(|[x, y]| Ok((number(Some(x))?, number(Some(y))?)))
                     .collect::<Result<Vec<_>, String>>()?;
                 Self::BreakEven {
                     query: query.into(),
