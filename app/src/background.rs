@@ -92,14 +92,11 @@ fn dispatch(r: &Reply) {
 }
 
 /// A view's value worked out in the worker (as [`crate::defer::deferred`] works one out after
-/// the paint, but off the page's thread): for each query `source` gives, `ask_for` makes the
-/// request, and `take` reads a reply for a query and its value. Only the reply for the newest
-/// query is shown; until it arrives the old value stays, marked as updating.
-pub fn derived<T, A, K>(
-    source: impl Fn() -> String + Send + Sync + 'static,
-    ask_for: A,
-    take: K,
-) -> crate::defer::Deferred<T>
+/// the paint, but off the page's thread): for each change of the scenario, `ask_for` makes the
+/// request from its link query, and `take` reads a reply for a query and its value. Only the
+/// reply for the newest query is shown; until it arrives the old value stays, marked as
+/// updating.
+pub fn derived<T, A, K>(ask_for: A, take: K) -> crate::defer::Deferred<T>
 where
     T: Send + Sync + 'static,
     A: Fn(String) -> Request + 'static,
@@ -118,8 +115,9 @@ where
             updating.try_set(false);
         }
     });
+    let sc = crate::state::use_scenario();
     Effect::new(move |_| {
-        let q = source();
+        let q = sc.with(engine::Scenario::to_query);
         if newest.with_value(|n| *n == q) {
             return;
         }
@@ -136,9 +134,7 @@ where
 /// A view of the scenario the worker draws as HTML ([`View`]), following every change of the
 /// scenario as [`derived`] does (empty: nothing to show).
 pub fn drawn(which: View) -> crate::defer::Deferred<String> {
-    let sc = crate::state::use_scenario();
     derived(
-        move || sc.with(engine::Scenario::to_query),
         move |q| Request::View(which, q),
         move |r| match r {
             Reply::View { view, query, html } if *view == which => {

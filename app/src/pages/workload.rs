@@ -58,17 +58,13 @@ pub fn WorkloadPage() -> impl IntoView {
     let today = StoredValue::new(today());
     // The verdict on every price basis against the compared platform: worked out in the
     // worker after the cards paint.
-    let verdict = crate::background::derived(
-        move || sc.with(engine::Scenario::to_query),
-        view::protocol::Request::Verdict,
-        |r| match r {
-            view::protocol::Reply::Verdict { query, sentence } => Some((
-                query.as_str(),
-                (!sentence.is_empty()).then(|| sentence.clone()),
-            )),
-            _ => None,
-        },
-    );
+    let verdict = crate::background::derived(view::protocol::Request::Verdict, |r| match r {
+        view::protocol::Reply::Verdict { query, sentence } => Some((
+            query.as_str(),
+            (!sentence.is_empty()).then(|| sentence.clone()),
+        )),
+        _ => None,
+    });
     // The job in a line: the folded inputs' summary on a phone, and an embed's caption.
     let job_line = Signal::derive(move || {
         job.with(|j| {
@@ -335,21 +331,17 @@ pub fn WorkloadMore() -> impl IntoView {
     // What one chip-hour is made of, drawn in the worker.
     let chip_hour = crate::background::drawn(view::protocol::View::ChipHour);
     // The tornado's evaluations run in the worker.
-    let swings = crate::background::derived(
-        move || sc.with(engine::Scenario::to_query),
-        view::protocol::Request::Tornado,
-        |r| match r {
-            view::protocol::Reply::Tornado {
-                query,
-                base,
-                swings,
-            } => Some((
-                query.as_str(),
-                (!swings.is_empty()).then(|| (*base, swings.clone())),
-            )),
-            _ => None,
-        },
-    );
+    let swings = crate::background::derived(view::protocol::Request::Tornado, |r| match r {
+        view::protocol::Reply::Tornado {
+            query,
+            base,
+            swings,
+        } => Some((
+            query.as_str(),
+            (!swings.is_empty()).then(|| (*base, swings.clone())),
+        )),
+        _ => None,
+    });
     // Drawn in the worker; a row's "place" link opens the Roofline page in place (a new tab
     // with a modifier key).
     let step = crate::background::drawn(view::protocol::View::Step);

@@ -120,30 +120,26 @@ pub(super) fn BreakEven() -> impl IntoView {
     use engine::job::Lever;
     let sc = use_scenario();
     // The curve and the cost by format are worked out in the worker.
-    let data = crate::background::derived(
-        move || sc.with(engine::Scenario::to_query),
-        view::protocol::Request::BreakEven,
-        |r| match r {
-            view::protocol::Reply::BreakEven {
-                query,
-                points,
-                target,
-                at,
-                name,
-            } => Some((
-                query.as_str(),
-                (!points.is_empty()).then(|| {
-                    (
-                        points.clone(),
-                        *target,
-                        Some(*at).filter(|x| x.is_finite()),
-                        name.clone(),
-                    )
-                }),
-            )),
-            _ => None,
-        },
-    );
+    let data = crate::background::derived(view::protocol::Request::BreakEven, |r| match r {
+        view::protocol::Reply::BreakEven {
+            query,
+            points,
+            target,
+            at,
+            name,
+        } => Some((
+            query.as_str(),
+            (!points.is_empty()).then(|| {
+                (
+                    points.clone(),
+                    *target,
+                    Some(*at).filter(|x| x.is_finite()),
+                    name.clone(),
+                )
+            }),
+        )),
+        _ => None,
+    });
     let formats = crate::background::drawn(view::protocol::View::Formats);
     let levers = Lever::ALL
         .into_iter()
