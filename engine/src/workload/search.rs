@@ -21,6 +21,9 @@ pub struct LayoutSearch {
     chip: Chip,
     base: TrainConfig,
     candidates: Vec<Layout>,
+    /// The candidates' keys, sorted: each later round adds only layouts not yet tried, and a
+    /// search of thousands of candidates must not compare each new one with every one before.
+    seen: Vec<Key>,
     next: usize,
     fits: Vec<TrainReport>,
     rejected: Vec<(Layout, WorkloadError)>,
@@ -77,6 +80,11 @@ impl LayoutSearch {
             cluster: cluster.clone(),
             chip: chip.clone(),
             base: base.clone(),
+            seen: {
+                let mut k: Vec<Key> = candidates.iter().map(key).collect();
+                k.sort_unstable();
+                k
+            },
             candidates,
             next: 0,
             fits: Vec::new(),
@@ -102,7 +110,6 @@ impl LayoutSearch {
                 .take(4)
                 .map(|r| r.layout),
         );
-        let mut extra: Vec<Layout> = Vec::new();
         for l in seeds {
             for b in super::micro_batch_options(self.base.global_batch, &l) {
                 let c = Layout {
@@ -111,16 +118,21 @@ impl LayoutSearch {
                 };
                 let off = self.base.offloaded(&c);
                 for c in [Some(c), off].into_iter().flatten() {
-                    if c.micro_batch > l.micro_batch
-                        && !extra.contains(&c)
-                        && !self.candidates.contains(&c)
-                    {
-                        extra.push(c);
+                    if c.micro_batch > l.micro_batch {
+                        self.add(c);
                     }
                 }
             }
         }
-        self.candidates.extend(extra);
+    }
+
+    /// Adds `c` to the candidates unless it is one already.
+    fn add(&mut self, c: Layout) {
+        let k = key(&c);
+        if let Err(at) = self.seen.binary_search(&k) {
+            self.seen.insert(at, k);
+            self.candidates.push(c);
+        }
     }
 
     /// The second round: what sharding (ZeRO-2, ZeRO-3/FSDP, FSDP hybrid-sharded within
@@ -156,11 +168,7 @@ impl LayoutSearch {
                     zero,
                     ..*l
                 };
-                if let Some(c) = self.base.offloaded(&with) {
-                    if !extra.contains(&c) && !self.candidates.contains(&c) {
-                        extra.push(c);
-                    }
-                }
+                extra.extend(self.base.offloaded(&with));
             }
         }
         for l in seeds {
@@ -186,14 +194,12 @@ impl LayoutSearch {
                         })
                     })
                     .flatten();
-                for c in [Some(c), hybrid].into_iter().flatten() {
-                    if !extra.contains(&c) && !self.candidates.contains(&c) {
-                        extra.push(c);
-                    }
-                }
+                extra.extend([Some(c), hybrid].into_iter().flatten());
             }
         }
-        self.candidates.extend(extra);
+        for c in extra {
+            self.add(c);
+        }
     }
 
     /// Candidate layouts in all.
@@ -222,9 +228,9 @@ impl LayoutSearch {
             self.refine();
         }
         let end = self.next.saturating_add(n).min(self.candidates.len());
+        let mut cfg = self.base.clone();
         for i in self.next..end {
             let l = self.candidates[i];
-            let mut cfg = self.base.clone();
             cfg.layout = l;
             match train_in(&self.cluster, &self.chip, &cfg, &mut self.memo, false) {
                 Ok(r) => self.fits.push(r),
@@ -286,6 +292,26 @@ impl LayoutSearch {
     }
 }
 
+/// A layout's fields, in an order that sorts.
+type Key = (u32, u32, u32, u32, u32, u32, u8, bool, u32, bool, u32);
+
+fn key(l: &Layout) -> Key {
+    (
+        l.tp,
+        l.pp,
+        l.dp,
+        l.ep,
+        l.micro_batch,
+        l.interleave,
+        l.zero,
+        l.recompute,
+        l.cp,
+        l.offload,
+        l.replicate,
+    )
+}
+
+/// The fastest training layout that fits, searched at once.
 ///
 /// # Errors
 /// The last reason a layout failed when none fits.
