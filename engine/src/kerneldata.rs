@@ -351,17 +351,20 @@ pub fn table_chip(chip: &str) -> &str {
     }
 }
 
-/// Every table read once, in file order (with `std`: the tables are constants, so reading
-/// them again would give the same).
-#[cfg(feature = "std")]
-fn parsed() -> &'static [Option<Arc<KernelTable>>] {
-    static TABLES: std::sync::OnceLock<Vec<Option<Arc<KernelTable>>>> = std::sync::OnceLock::new();
-    TABLES.get_or_init(|| {
-        TEXTS
-            .iter()
-            .map(|(_, t)| parse(t).ok().map(Arc::new))
-            .collect()
-    })
+/// Table `i` of [`TEXTS`], read. With `std` each is read once, when first asked for (the
+/// tables are constants, so reading one again would give the same): a job on one chip reads
+/// that chip's few tables, not all of them.
+fn table(i: usize) -> Option<Arc<KernelTable>> {
+    #[cfg(feature = "std")]
+    {
+        static TABLES: [std::sync::OnceLock<Option<Arc<KernelTable>>>; FILES] =
+            [const { std::sync::OnceLock::new() }; FILES];
+        TABLES[i]
+            .get_or_init(|| parse(TEXTS[i].1).ok().map(Arc::new))
+            .clone()
+    }
+    #[cfg(not(feature = "std"))]
+    parse(TEXTS[i].1).ok().map(Arc::new)
 }
 
 /// The table of `op` in `format` for `chip` (or the chip it stands for).
@@ -369,11 +372,7 @@ fn parsed() -> &'static [Option<Arc<KernelTable>>] {
 pub fn find(chip: &str, op: KernelOp, format: &str) -> Option<Arc<KernelTable>> {
     let chip = table_chip(chip);
     let name = alloc::format!("{chip}_{}_{format}", op.id());
-    let i = TEXTS.iter().position(|(n, _)| *n == name)?;
-    #[cfg(feature = "std")]
-    return parsed()[i].clone();
-    #[cfg(not(feature = "std"))]
-    return parse(TEXTS[i].1).ok().map(Arc::new);
+    table(TEXTS.iter().position(|(n, _)| *n == name)?)
 }
 
 /// Every table of `op` in `format` for `chip` (or the chip it stands for): the one named
@@ -390,12 +389,7 @@ pub fn find_all(chip: &str, op: KernelOp, format: &str) -> Vec<Arc<KernelTable>>
             n.strip_prefix(name.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
         })
-        .filter_map(|(i, _)| {
-            #[cfg(feature = "std")]
-            return parsed()[i].clone();
-            #[cfg(not(feature = "std"))]
-            return parse(TEXTS[i].1).ok().map(Arc::new);
-        })
+        .filter_map(|(i, _)| table(i))
         .collect()
 }
 
