@@ -392,7 +392,7 @@ fn comparison(list: &[Saved], runs: &[Run], errors: &ErrorsOf<'_>, today: &str) 
                 cols[1..].iter().map(|c| c.0).collect::<Vec<_>>().join(", ")
             ),
         }),
-        escape(&crate::widgets::today()),
+        escape(today),
         engine::scenario::VERSION
     );
     if let (Some(Some((a, ra))), Some(Some((b, rb)))) = (jobs.first(), jobs.get(1)) {
