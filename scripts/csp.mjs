@@ -52,8 +52,12 @@ const preload = `<script>(() => {
   setTimeout(() => { try { localStorage.length; } catch (e) {} }, 0);
 })();</script>`;
 html = html.replace(/<script>\(\(\) => \{\n  const p = new URLSearchParams[\s\S]*?<\/script>\s*/g, '');
-if (!html.includes('</head>')) throw new Error('csp.mjs: no </head> to put the page preload before');
-html = html.replace('</head>', `  ${preload}\n  </head>`);
+// First in the head (the policy below goes before it): an inline script waits for the
+// stylesheets above it, and the page's module then started downloading only once the
+// stylesheet had arrived, after the app's own module.
+const charset = '<meta charset="utf-8" />';
+if (!html.includes(charset)) throw new Error('csp.mjs: no charset meta to put the page preload after');
+html = html.replace(charset, `${charset}\n    ${preload}`);
 // The app starts once that page's module is compiled too (for at most a quarter of a second
 // more). Both modules' downloads are compiled on the main thread as they arrive, so the app's
 // start, run first, held the page's module back, and a frame of the app without its page
