@@ -101,37 +101,40 @@ pub fn citations() -> Vec<&'static Citation> {
 // Catalog
 // ---------------------------------------------------------------------------------------------
 
+/// A preset's id and the function that builds it.
+type Preset = (&'static str, fn() -> Chip);
+
+/// Every preset, in catalog order: a lookup builds the one chip it names, not all of them.
+const PRESETS: [Preset; 17] = [
+    ("trn1", aws::trn1),
+    ("trn2", aws::trn2),
+    ("trn3", aws::trn3),
+    ("h100-sxm", nvidia::h100_sxm),
+    ("h200", nvidia::h200),
+    ("b200", nvidia::b200),
+    ("gb200", nvidia::gb200),
+    ("gb300", nvidia::gb300),
+    ("b300", nvidia::b300),
+    ("rubin", nvidia::rubin),
+    ("mi300x", amd::mi300x),
+    ("mi325x", amd::mi325x),
+    ("mi355x", amd::mi355x),
+    ("mi455x", amd::mi455x),
+    ("tpu-v6e", google::tpu_v6e),
+    ("tpu-v7", google::tpu_v7),
+    ("tpu-v5p", google::tpu_v5p),
+];
+
 /// Preset ids in catalog order.
 #[must_use]
 pub fn ids() -> Vec<&'static str> {
-    alloc::vec![
-        "trn1", "trn2", "trn3", "h100-sxm", "h200", "b200", "gb200", "gb300", "b300", "rubin",
-        "mi300x", "mi325x", "mi355x", "mi455x", "tpu-v6e", "tpu-v7", "tpu-v5p"
-    ]
+    PRESETS.iter().map(|(id, _)| *id).collect()
 }
 
 /// Every preset, in catalog order.
 #[must_use]
 pub fn presets() -> Vec<Chip> {
-    alloc::vec![
-        aws::trn1(),
-        aws::trn2(),
-        aws::trn3(),
-        nvidia::h100_sxm(),
-        nvidia::h200(),
-        nvidia::b200(),
-        nvidia::gb200(),
-        nvidia::gb300(),
-        nvidia::b300(),
-        nvidia::rubin(),
-        amd::mi300x(),
-        amd::mi325x(),
-        amd::mi355x(),
-        amd::mi455x(),
-        google::tpu_v6e(),
-        google::tpu_v7(),
-        google::tpu_v5p(),
-    ]
+    PRESETS.iter().map(|(_, build)| build()).collect()
 }
 
 /// The preset with this id.
@@ -139,9 +142,10 @@ pub fn presets() -> Vec<Chip> {
 /// # Errors
 /// [`CatalogError::UnknownChip`] listing the valid ids.
 pub fn find(id: &str) -> Result<Chip, CatalogError> {
-    presets()
-        .into_iter()
-        .find(|c| c.id == id)
+    PRESETS
+        .iter()
+        .find(|(k, _)| *k == id)
+        .map(|(_, build)| build())
         .ok_or_else(|| CatalogError::UnknownChip(id.into()))
 }
 

@@ -69,6 +69,10 @@ fn ids_unique_and_match_presets() {
     sorted.sort_unstable();
     sorted.dedup();
     assert_eq!(sorted.len(), got.len(), "duplicate ids in {got:?}");
+    // A lookup builds the chip its key names.
+    for id in ids() {
+        assert_eq!(find(id).unwrap().id, id);
+    }
     for c in &chips {
         assert!(!c.custom && c.based_on.is_none(), "{} is a preset", c.id);
         assert!(!c.name.is_empty() && !c.core_kind.is_empty(), "{}", c.id);
