@@ -80,7 +80,8 @@ const LINKS = modulePages.map((name) => [name, name === 'workload' ? '?page=work
 const tti = [];
 const dcl = [];
 const linkTti = Object.fromEntries(LINKS.map(([name]) => [name, []]));
-const RUNS = 15;
+// Thirty rounds: of fifteen loads the p95 is the slowest one, so a single stall decided it.
+const RUNS = 30;
 for (let i = 0; i < RUNS; i++) {
   const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const page = await ctx.newPage();
@@ -102,9 +103,9 @@ for (let i = 0; i < RUNS; i++) {
     await ctx.close();
   }
 }
-console.log(`navigation to interactive (${RUNS} cold loads): p50 ${ms(pct(tti, 50))}, p95 ${ms(pct(tti, 95))} (budget ${TTI_BUDGET_MS} ms); DOMContentLoaded p50 ${ms(pct(dcl, 50))}`);
+console.log(`navigation to interactive (${RUNS} cold loads): p50 ${ms(pct(tti, 50))}, p95 ${ms(pct(tti, 95))}, slowest ${ms(pct(tti, 100))} (budget ${TTI_BUDGET_MS} ms); DOMContentLoaded p50 ${ms(pct(dcl, 50))}`);
 for (const [name, xs] of Object.entries(linkTti)) {
-  console.log(`link to interactive ${name}: p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))} (${(pct(xs, 95) / pct(tti, 95)).toFixed(2)} × the first page's p95; budget 1.5 × = ${ms(1.5 * pct(tti, 95))}; ${RUNS} cold loads)`);
+  console.log(`link to interactive ${name}: p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))}, slowest ${ms(pct(xs, 100))} (${(pct(xs, 95) / pct(tti, 95)).toFixed(2)} × the first page's p95; budget 1.5 × = ${ms(1.5 * pct(tti, 95))}; ${RUNS} cold loads)`);
 }
 
 // 3. Input to paint, per page: from the input event to the moment its result is in the page
