@@ -27,6 +27,10 @@ pub mod workers;
 use alloc::format;
 use alloc::string::String;
 
+/// A job evaluated, or why not (`engine::job::evaluate`, or a copy of its last answer): how a
+/// view the worker draws gets the job it reads (see [`protocol::View::draw`]).
+pub type Evaluate<'a> = &'a dyn Fn(&engine::job::Job) -> Result<engine::job::JobReport, String>;
+
 /// Text made safe to place in HTML, in an element or in an attribute quoted either way.
 #[must_use]
 pub fn escape(s: &str) -> String {

@@ -255,8 +255,7 @@ impl View {
     }
 }
 
-/// A job evaluated, or why not (`engine::job::evaluate`, or a copy of its last answer).
-pub type Evaluate<'a> = &'a dyn Fn(&engine::job::Job) -> Result<engine::job::JobReport, String>;
+pub use crate::Evaluate;
 
 /// Separates the parts of a reply with several (no query, number or encoded errors hold it).
 const PART: char = '\u{1d}';

@@ -24,7 +24,7 @@ pub fn flipped(r: LinkReading) -> LinkReading {
 /// sentence (HTML); empty for a platform whose links read one way only, or a job that does
 /// not evaluate.
 #[must_use]
-pub fn effect_html(j: &Job, evaluate: crate::protocol::Evaluate<'_>) -> String {
+pub fn effect_html(j: &Job, evaluate: crate::Evaluate<'_>) -> String {
     let reads_two_ways = system::find(&j.system)
         .ok()
         .is_some_and(|sys| system::reading(&sys).is_some());
