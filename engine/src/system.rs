@@ -396,7 +396,13 @@ impl System {
     /// Chips in one scale-up domain.
     #[must_use]
     pub fn chips(&self) -> u32 {
-        self.fabric().chips()
+        // As [`Fabric::chips`] counts them, without building the fabric (a layout search
+        // asks this for every candidate).
+        match &self.shape {
+            Shape::Torus { dims } => dims.iter().product(),
+            Shape::Tiered { tiers } => tiers.iter().product(),
+            Shape::Switch { chips, .. } => *chips,
+        }
     }
 
     /// Graph figures of the scale-up fabric, with the blast radius widened to the service unit.
@@ -434,10 +440,20 @@ pub fn find(id: &str) -> Result<System, UnknownSystem> {
 /// # Errors
 /// [`UnknownSystem`] listing the valid ids.
 pub fn find_preset(id: &str) -> Result<System, UnknownSystem> {
-    presets()
-        .into_iter()
-        .find(|s| s.id == id)
-        .ok_or_else(|| UnknownSystem(id.into()))
+    // With `std` the presets are built once, when first asked for (they are constants, so
+    // building them again would give the same): a job looks its system up several times.
+    #[cfg(feature = "std")]
+    let found = {
+        static PRESETS: std::sync::OnceLock<Vec<System>> = std::sync::OnceLock::new();
+        PRESETS
+            .get_or_init(presets)
+            .iter()
+            .find(|s| s.id == id)
+            .cloned()
+    };
+    #[cfg(not(feature = "std"))]
+    let found = presets().into_iter().find(|s| s.id == id);
+    found.ok_or_else(|| UnknownSystem(id.into()))
 }
 
 const GB: f64 = 1e9;

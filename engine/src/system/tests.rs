@@ -59,6 +59,7 @@ fn every_preset_is_valid_and_sourced() {
     let chips = crate::catalog::ids();
     for s in presets() {
         s.metrics().unwrap();
+        assert_eq!(s.chips(), s.fabric().chips(), "{}", s.id);
         assert!(chips.contains(&s.chip), "{}: chip {}", s.id, s.chip);
         let want = match &s.shape {
             Shape::Torus { dims } => dims.len(),
