@@ -229,6 +229,9 @@ impl LayoutSearch {
         }
         let end = self.next.saturating_add(n).min(self.candidates.len());
         let mut cfg = self.base.clone();
+        // Room for every candidate of the slice: a report is large, and growing the list
+        // copies every one before.
+        self.fits.reserve(end - self.next);
         for i in self.next..end {
             let l = self.candidates[i];
             cfg.layout = l;

@@ -741,11 +741,17 @@ pub(crate) fn pipeline_stages(
     let busiest = |k: u32| time(last(k)).max(time(other(k)));
     let most = layers.div_ceil(pp).min(layers);
     let even = layers.saturating_sub((pp - 1) * most);
-    let least = (0..=most).fold(
-        0,
-        |best, k| if busiest(k) < busiest(best) { k } else { best },
-    );
-    let mut splits = alloc::vec![(last(even), Some(other(even)))];
+    // The first split at which the busiest stage is least (each split's time worked out once).
+    let (least, _) = (1..=most).fold((0, busiest(0)), |(best, t), k| {
+        let tk = busiest(k);
+        if tk < t {
+            (k, tk)
+        } else {
+            (best, t)
+        }
+    });
+    let mut splits = Vec::with_capacity(2);
+    splits.push((last(even), Some(other(even))));
     if least != even {
         splits.push((last(least), Some(other(least))));
     }
@@ -793,6 +799,7 @@ pub(crate) fn side_dtype(d: Dtype) -> Dtype {
 
 pub(crate) fn micro_batch_parts(
     chip: &Chip,
+    eff: &efficiency::MatmulEfficiency,
     cfg: &TrainConfig,
     roof: &Roofline,
     tokens_mb: f64,
@@ -800,7 +807,6 @@ pub(crate) fn micro_batch_parts(
     experts_table: Option<&crate::kerneldata::KernelTable>,
 ) -> LayerWork {
     let m = &cfg.model;
-    let eff = efficiency::matmul(chip, cfg.dtype);
     let gemm_roof = Roofline {
         peak: roof.peak * eff.large(cfg.matmul_efficiency),
         bandwidth: roof.bandwidth,
@@ -966,6 +972,8 @@ pub(crate) struct CommMemo {
     /// (the outer `None`: not yet).
     #[allow(clippy::option_option)]
     experts: Option<Option<alloc::sync::Arc<crate::kerneldata::KernelTable>>>,
+    /// The chip's matmul efficiency in the search's format, worked out once.
+    matmul: Option<efficiency::MatmulEfficiency>,
 }
 
 pub(crate) fn train_in(
@@ -1031,7 +1039,18 @@ pub(crate) fn train_in(
     } else {
         None
     };
-    let parts = micro_batch_parts(chip, cfg, &roof, tokens_mb, tp, experts_table.as_deref());
+    let eff = *memo
+        .matmul
+        .get_or_insert_with(|| efficiency::matmul(chip, cfg.dtype));
+    let parts = micro_batch_parts(
+        chip,
+        &eff,
+        cfg,
+        &roof,
+        tokens_mb,
+        tp,
+        experts_table.as_deref(),
+    );
     let passes = if l.recompute { 4.0 } else { 3.0 };
     // Every stage of the layout, timed with what its layers exchange: the slowest sets the
     // pace (as frameworks lay pipelines out, the last runs the output head and any
@@ -1265,7 +1284,6 @@ pub(crate) fn train_in(
     let peak_total = roof.peak.get() * f64::from(cluster.chips());
     let mfu = m.train_flops_per_token() * tokens_per_s / peak_total;
     let per_step = |x: f64| Seconds::new(x * micro * passes * layers_here);
-    let eff = efficiency::matmul(chip, cfg.dtype);
     let parts = StepParts {
         gemm_dtype: cfg.dtype,
         side_dtype: side_dtype(cfg.dtype),
