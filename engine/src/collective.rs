@@ -424,24 +424,28 @@ pub fn estimate(
     bytes: Bytes,
     algorithm: Algorithm,
 ) -> Result<Estimate, CollectiveError> {
-    estimate_with(cluster, op, bytes, algorithm, true)
+    estimate_with(&cluster.system, cluster.nodes, op, bytes, algorithm, true)
 }
 
 /// [`estimate`] with its formula left empty: for searches that use only the times.
 ///
 /// # Errors
 /// As [`estimate`].
+/// With the cluster as its system and node count: a search asks this of groups of its
+/// cluster's domains, and need not copy the system for each.
 pub(crate) fn estimate_quiet(
-    cluster: &Cluster,
+    sys: &System,
+    nodes: u32,
     op: Op,
     bytes: Bytes,
     algorithm: Algorithm,
 ) -> Result<Estimate, CollectiveError> {
-    estimate_with(cluster, op, bytes, algorithm, false)
+    estimate_with(sys, nodes, op, bytes, algorithm, false)
 }
 
 fn estimate_with(
-    cluster: &Cluster,
+    sys: &System,
+    nodes: u32,
     op: Op,
     bytes: Bytes,
     algorithm: Algorithm,
@@ -451,16 +455,14 @@ fn estimate_with(
     if !(s.is_finite() && s > 0.0) {
         return Err(CollectiveError::BadSize(s));
     }
-    if cluster.nodes == 0 {
+    if nodes == 0 {
         return Err(CollectiveError::NoNodes);
     }
-    let sys = &cluster.system;
     let net = if explain {
         Net::of(sys)
     } else {
         Net::quiet(sys)
     };
-    let nodes = cluster.nodes;
     let na = |why: &str| CollectiveError::NotApplicable {
         algorithm,
         op,

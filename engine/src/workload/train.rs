@@ -1390,16 +1390,13 @@ pub(crate) fn group_collective(
             return Ok(t);
         }
     }
-    let group = Cluster {
-        system: cluster.system.clone(),
-        nodes: nodes.max(1),
-    };
-    let e = crate::collective::estimate_quiet(&group, op, bytes, Algorithm::Auto)
+    let nodes = nodes.max(1);
+    let e = crate::collective::estimate_quiet(&cluster.system, nodes, op, bytes, Algorithm::Auto)
         .map_err(|e| WorkloadError::BadInput(format!("{e}")))?;
-    if group.nodes > 1 {
+    if nodes > 1 {
         return Ok(e.time.get());
     }
-    let n = f64::from(group.system.chips());
+    let n = f64::from(cluster.system.chips());
     let k = f64::from(ranks);
     let bw = e.bandwidth_term.get() * ((k - 1.0) / k) / ((n - 1.0) / n);
     let lat = e.latency_term.get() * (k - 1.0) / (n - 1.0);
