@@ -845,12 +845,92 @@ pub(crate) fn infer_with(
     let per_replica = b * f64::from(cfg.output) / (prefill + f64::from(cfg.output) * decode);
     let replicas = cluster.chips() / tp;
     let tokens_per_s = per_replica * f64::from(replicas);
-    let decode_ops = decode_ops_for_formula.clone().unwrap_or_default();
+    let costs = [
+        (k1 * gemm_flops / per_step, streamed(k1 * b) / t / per_step),
+        (
+            k1 * b_run * attn_flops / t / per_step,
+            (b_run * ctx_run * kv_bytes + b_run * 2.0 * sm.state_bytes) / t / per_step,
+        ),
+    ];
+    let formula = if !explain {
+        String::new()
+    } else if let (Some(d), Some(p)) = (&decode_ops_for_formula, &prefill_graph) {
+        let sum = |s: &Step| {
+            format!(
+                "{} operations ({} timed from kernel tables): GEMMs {} + attention {} + norms and elementwise {} + collectives {} + launches {} = {}",
+                s.ops.len(),
+                s.measured(),
+                Seconds::new(s.gemm),
+                Seconds::new(s.attention),
+                Seconds::new(s.elementwise),
+                Seconds::new(s.comm),
+                Seconds::new(s.launches),
+                Seconds::new(s.total())
+            )
+        };
+        format!(
+            "attention data-parallel {} × expert-parallel {} over {tp} chips; decode step = its {}; prefill = {}{}; kernels run one after another and collectives are exposed; tokens/s = B·out ÷ (prefill + out·step) × replicas",
+            layout.attn_dp,
+            layout.ep,
+            sum(d),
+            if passes > 1.0 {
+                format!("B prompts one at a time, each {}", sum(p))
+            } else {
+                sum(p)
+            },
+            if passes > 1.0 { ", × B" } else { "" },
+        ) + &extras(cfg, kv_bytes, per_step, draft)
+    } else {
+        format!(
+        "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {}{} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
+        cfg.dtype,
+        Seconds::new(t_compute),
+        Seconds::new(t_weights),
+        f64::from(m.layers) * (2.0 + ffn_mats),
+        eff.per_gemm.value,
+        if neuron > 0.0 {
+            format!(" + {} layers × Neuron's {} per layer", m.layers, Seconds::new(neuron))
+        } else {
+            String::new()
+        },
+        Seconds::new(calls),
+        Seconds::new(t_attn),
+        Seconds::new(tp_comm),
+        peak / roof.peak.get() * 100.0,
+        cfg.dtype,
+        bf16 * 100.0,
+        cfg.dtype,
+        eff.ratio.value,
+        cfg.kernel_factor,
+        if cfg.prefill_overheads {
+            format!(
+                "{}max(FLOPs{} ÷ (t·peak·e), weights ÷ (t·BW·e)) {} + TP all-reduces {} + launches {}{} = {}",
+                if compiled.is_some() {
+                    "B prompts one at a time, each "
+                } else {
+                    "the B prompts in one pass: "
+                },
+                if padded > prompt {
+                    format!(" of the prompt padded to its {padded:.0}-token bucket")
+                } else {
+                    String::new()
+                },
+                Seconds::new(pre[0]),
+                Seconds::new(pre[1]),
+                Seconds::new(pre[2]),
+                if compiled.is_some() { ", × B" } else { "" },
+                Seconds::new(prefill)
+            )
+        } else {
+            format!("{}", Seconds::new(prefill))
+        }
+    ) + &extras(cfg, kv_bytes, per_step, draft)
+    };
     Ok(InferReport {
         layout,
-        decode_ops,
-        prefill_ops: prefill_graph.clone().unwrap_or_default(),
-        step_model: sm.clone(),
+        decode_ops: decode_ops_for_formula.unwrap_or_default(),
+        prefill_ops: prefill_graph.unwrap_or_default(),
+        step_model: sm,
         chips_needed: tp,
         replicas,
         decode_step: Seconds::new(decode),
@@ -870,13 +950,7 @@ pub(crate) fn infer_with(
             attention: Seconds::new(a_part),
             tp_comm: Seconds::new(c_part),
             draft: Seconds::new(d_part),
-            costs: [
-                (k1 * gemm_flops / per_step, streamed(k1 * b) / t / per_step),
-                (
-                    k1 * b_run * attn_flops / t / per_step,
-                    (b_run * ctx_run * kv_bytes + b_run * 2.0 * sm.state_bytes) / t / per_step,
-                ),
-            ],
+            costs,
             weights_compute_bound: t_compute >= t_weights,
         },
         prefill_parts: PrefillParts {
@@ -887,80 +961,7 @@ pub(crate) fn infer_with(
             attention_share: pre_share,
             compute_bound: pre_compute,
         },
-        formula: if !explain {
-            String::new()
-        } else if let (Some(d), Some(p)) = (&decode_ops_for_formula, &prefill_graph) {
-            let sum = |s: &Step| {
-                format!(
-                    "{} operations ({} timed from kernel tables): GEMMs {} + attention {} + norms and elementwise {} + collectives {} + launches {} = {}",
-                    s.ops.len(),
-                    s.measured(),
-                    Seconds::new(s.gemm),
-                    Seconds::new(s.attention),
-                    Seconds::new(s.elementwise),
-                    Seconds::new(s.comm),
-                    Seconds::new(s.launches),
-                    Seconds::new(s.total())
-                )
-            };
-            format!(
-                "attention data-parallel {} × expert-parallel {} over {tp} chips; decode step = its {}; prefill = {}{}; kernels run one after another and collectives are exposed; tokens/s = B·out ÷ (prefill + out·step) × replicas",
-                layout.attn_dp,
-                layout.ep,
-                sum(d),
-                if passes > 1.0 {
-                    format!("B prompts one at a time, each {}", sum(p))
-                } else {
-                    sum(p)
-                },
-                if passes > 1.0 { ", × B" } else { "" },
-            ) + &extras(cfg, kv_bytes, per_step, draft)
-        } else {
-            format!(
-            "decode step = max({} GEMMs B·FLOP/token ÷ (t·peak·e) = {}, weights ÷ (t·BW·e) = {}) + {} GEMM calls × {}{} = {} + attention B·ctx·KV ÷ (t·BW·e) = {} + TP all-reduces {}; e = {:.1}% of the {} peak (BF16 {:.1}% × {} ratio {:.3} × serving kernels {:.2}); prefill {}; tokens/s = B·out ÷ (prefill + out·step) × replicas",
-            cfg.dtype,
-            Seconds::new(t_compute),
-            Seconds::new(t_weights),
-            f64::from(m.layers) * (2.0 + ffn_mats),
-            eff.per_gemm.value,
-            if neuron > 0.0 {
-                format!(" + {} layers × Neuron's {} per layer", m.layers, Seconds::new(neuron))
-            } else {
-                String::new()
-            },
-            Seconds::new(calls),
-            Seconds::new(t_attn),
-            Seconds::new(tp_comm),
-            peak / roof.peak.get() * 100.0,
-            cfg.dtype,
-            bf16 * 100.0,
-            cfg.dtype,
-            eff.ratio.value,
-            cfg.kernel_factor,
-            if cfg.prefill_overheads {
-                format!(
-                    "{}max(FLOPs{} ÷ (t·peak·e), weights ÷ (t·BW·e)) {} + TP all-reduces {} + launches {}{} = {}",
-                    if compiled.is_some() {
-                        "B prompts one at a time, each "
-                    } else {
-                        "the B prompts in one pass: "
-                    },
-                    if padded > prompt {
-                        format!(" of the prompt padded to its {padded:.0}-token bucket")
-                    } else {
-                        String::new()
-                    },
-                    Seconds::new(pre[0]),
-                    Seconds::new(pre[1]),
-                    Seconds::new(pre[2]),
-                    if compiled.is_some() { ", × B" } else { "" },
-                    Seconds::new(prefill)
-                )
-            } else {
-                format!("{}", Seconds::new(prefill))
-            }
-        ) + &extras(cfg, kv_bytes, per_step, draft)
-        },
+        formula,
     })
 }
 
