@@ -152,7 +152,7 @@ fn LessonView(
             <p class="lead">{lesson.summary}</p>
             {body}
             <figure class="live-view">
-                <iframe src=href(&embedded) title=format!("{}: the app's view", lesson.title)></iframe>
+                <iframe prop:loading="lazy" src=href(&embedded) title=format!("{}: the app's view", lesson.title)></iframe>
                 <figcaption class="small-note">
                     "The app's own view, live: change anything in it. "
                     <a href=href(&lesson.view)>"Open it in the whole app ↗"</a>
