@@ -427,12 +427,12 @@ pub fn estimate(
     estimate_with(&cluster.system, cluster.nodes, op, bytes, algorithm, true)
 }
 
-/// [`estimate`] with its formula left empty: for searches that use only the times.
+/// [`estimate`] with its formula left empty: for searches that use only the times. With the
+/// cluster as its system and node count: a search asks this of groups of its cluster's
+/// domains, and need not copy the system for each.
 ///
 /// # Errors
 /// As [`estimate`].
-/// With the cluster as its system and node count: a search asks this of groups of its
-/// cluster's domains, and need not copy the system for each.
 pub(crate) fn estimate_quiet(
     sys: &System,
     nodes: u32,

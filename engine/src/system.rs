@@ -440,20 +440,10 @@ pub fn find(id: &str) -> Result<System, UnknownSystem> {
 /// # Errors
 /// [`UnknownSystem`] listing the valid ids.
 pub fn find_preset(id: &str) -> Result<System, UnknownSystem> {
-    // With `std` the presets are built once, when first asked for (they are constants, so
-    // building them again would give the same): a job looks its system up several times.
-    #[cfg(feature = "std")]
-    let found = {
-        static PRESETS: std::sync::OnceLock<Vec<System>> = std::sync::OnceLock::new();
-        PRESETS
-            .get_or_init(presets)
-            .iter()
-            .find(|s| s.id == id)
-            .cloned()
-    };
-    #[cfg(not(feature = "std"))]
-    let found = presets().into_iter().find(|s| s.id == id);
-    found.ok_or_else(|| UnknownSystem(id.into()))
+    presets()
+        .into_iter()
+        .find(|s| s.id == id)
+        .ok_or_else(|| UnknownSystem(id.into()))
 }
 
 const GB: f64 = 1e9;
