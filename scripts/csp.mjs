@@ -36,20 +36,36 @@ const pages = readdirSync(dir)
   .map((f) => /^([a-z]+)_bg\.wasm$/.exec(f)?.[1])
   .filter((n) => n && !['charts', 'worker'].includes(n) && existsSync(join(dir, `${n}.js`)))
   .sort();
+// A page that also has a module holding the whole app with it (NAME_app.js, starting with
+// `start()`): a link to it starts from that one module alone, so the engine and the views are
+// compiled and started once, not once in the app's module and again in the page's.
+const whole = pages.filter((n) => existsSync(join(dir, `${n}_app.js`)) && existsSync(join(dir, `${n}_app_bg.wasm`)));
+const appWasm = /<link rel="preload" href="\.\/(app-[0-9a-f]+_bg\.wasm)"/.exec(html)?.[1];
+if (!appWasm) throw new Error("csp.mjs: Trunk's page no longer preloads the app's wasm as this hook expects");
 const preload = `<script>(() => {
   const p = new URLSearchParams(location.search).get('page');
-  if (!${JSON.stringify(pages)}.includes(p) || !WebAssembly.compileStreaming) return;
-  const wasm = WebAssembly.compileStreaming(fetch(p + '_bg.wasm'));
-  const ready = import('./' + p + '.js').then(async (m) => {
-    await m.default({ module_or_path: wasm });
-    return m;
-  });
-  ready.catch(() => {});
-  window.accelscopePreloaded = { [p]: ready };
+  const stream = WebAssembly.compileStreaming;
   // The Compare and Learn pages read this browser's storage as they mount, and the first read
   // of a page opens it, a synchronous round trip to the browser (1 to 5 ms here): done now,
   // while the modules download, it leaves their mount.
   setTimeout(() => { try { localStorage.length; } catch (e) {} }, 0);
+  const start = (name) => {
+    const wasm = WebAssembly.compileStreaming(fetch(name + '_bg.wasm'));
+    const ready = import('./' + name + '.js').then(async (m) => {
+      await m.default({ module_or_path: wasm });
+      return m;
+    });
+    ready.catch(() => {});
+    return ready;
+  };
+  if (stream && ${JSON.stringify(whole)}.includes(p)) {
+    window.accelscopeWhole = start(p + '_app');
+    return;
+  }
+  // The app's own module, fetched now (a server that does not send wasm as application/wasm
+  // fails the compile: then the path, for wasm-bindgen's own fallback).
+  window.accelscopeApp = stream ? stream(fetch('${appWasm}')).catch(() => '${appWasm}') : '${appWasm}';
+  if (stream && ${JSON.stringify(pages)}.includes(p)) window.accelscopePreloaded = { [p]: start(p) };
 })();</script>`;
 html = html.replace(/<script>\(\(\) => \{\n  const p = new URLSearchParams[\s\S]*?<\/script>\s*/g, '');
 // First in the head (the policy below goes before it): an inline script waits for the
@@ -61,26 +77,33 @@ html = html.replace(charset, `${charset}\n    ${preload}`);
 // The app starts once that page's module is compiled too (for at most a quarter of a second
 // more). Both modules' downloads are compiled on the main thread as they arrive, so the app's
 // start, run first, held the page's module back, and a frame of the app without its page
-// was drawn between the two: the page then mounts in the same task as the app.
-const start = /const wasm = await init\(\{ module_or_path: '(\.\/[^']+_bg\.wasm)' \}\);/;
-if (!start.test(html) && !html.includes('accelscopePreloaded ?? {}')) {
+// was drawn between the two: the page then mounts in the same task as the app. A link to a
+// page with a whole-app module starts that module instead (and the app's, should it fail).
+const start = /const wasm = await init\(\{ module_or_path: '(\.\/[^']+_bg\.wasm)' \}\);\s*window\.wasmBindings = bindings;([\s\S]*?)dispatchEvent\(new CustomEvent\("TrunkApplicationStarted", \{detail: \{wasm\}\}\)\);/;
+if (!start.test(html) && !html.includes('accelscopeWhole')) {
   throw new Error("csp.mjs: Trunk's loader no longer starts the app as this hook expects");
 }
 html = html.replace(
   start,
-  // A server that does not send wasm as application/wasm fails the compile: then the path,
-  // for wasm-bindgen's own fallback.
-  `const app = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(fetch('$1')).catch(() => '$1') : '$1';
-const page = Object.values(window.accelscopePreloaded ?? {})[0];
-if (page) {
-  await app;
-  await Promise.race([page.catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
-}
-const wasm = await init({ module_or_path: app });`,
+  `let started = await (window.accelscopeWhole ?? Promise.reject()).then((m) => {
+  m.start();
+  window.wasmBindings = m;
+  return true;
+}, () => false);
+if (!started) {
+  const app = window.accelscopeApp ?? '$1';
+  const page = Object.values(window.accelscopePreloaded ?? {})[0];
+  if (page) {
+    await app;
+    await Promise.race([page.catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
+  }
+  await init({ module_or_path: await app });
+  window.wasmBindings = bindings;
+}$2dispatchEvent(new CustomEvent("TrunkApplicationStarted"));`,
 );
-// Chromium ignores integrity on a preload of a fetch (the wasm) and warns each load that it
-// does; the module that fetches it is held to its own hash.
-html = html.replace(/(<link rel="preload"[^>]*?) integrity="[^"]*"([^>]*\bas="fetch")/g, '$1$2');
+// The app's wasm is fetched by the script first in the head, and only when the link's page
+// needs it.
+html = html.replace(/<link rel="preload" href="\.\/app-[0-9a-f]+_bg\.wasm"[^>]*>/, '');
 // Trunk's worker loader calls wasm-bindgen's initialisation the deprecated way (a bare path),
 // which warns in the console each time a worker starts.
 const loader = join(dir, 'worker_loader.js');
@@ -112,4 +135,4 @@ html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/g, '');
 if (!/<meta charset="utf-8" \/>/.test(html)) throw new Error('csp.mjs: no charset meta to follow');
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    ${meta}`);
 writeFileSync(file, html);
-console.log(`csp: ${hashes.length} inline script(s) allowed by hash; pages preloaded from a link: ${pages.join(', ')}`);
+console.log(`csp: ${hashes.length} inline script(s) allowed by hash; pages preloaded from a link: ${pages.join(', ')}; started with the app in one module: ${whole.join(', ') || 'none'}`);

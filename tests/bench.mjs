@@ -31,6 +31,7 @@ const browser = await launch();
 // Every context here blocks the service worker: its one-time download of the whole build on a
 // first visit would compete for this machine's two cores with what is being timed (the e2e
 // tests cover it).
+const indexHtml = readFileSync(join(DIST, 'index.html'), 'utf8');
 const gz = (f) => gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length;
 async function fetched(query, ready) {
   const ctx = await browser.newContext({ serviceWorkers: 'block' });
@@ -63,6 +64,12 @@ for (const [name, query, ready] of [
   const own = [...(await fetched(query, ready))].filter((f) => !first.has(f));
   console.log(`${name} page's own transfer (fetched when it opens): ${kib(own.reduce((t, f) => t + gz(f), 0))} — ${own.map((f) => `${f} ${kib(gz(f))}`).join('; ')}`);
 }
+// A page whose link starts from a module holding the app too (above, in place of the first
+// page's app module): opened from the app, it fetches its own module alone.
+for (const name of JSON.parse(/(\[[^\]]*\])\.includes\(p\)\) \{\s*window\.accelscopeWhole/.exec(indexHtml)?.[1] ?? '[]')) {
+  const own = [`${name}.js`, `${name}_bg.wasm`];
+  console.log(`  ${name} opened from the app instead: ${kib(own.reduce((t, f) => t + gz(f), 0))} — ${own.map((f) => `${f} ${kib(gz(f))}`).join('; ')}`);
+}
 
 const charts = ['charts.js', 'charts_bg.wasm'];
 console.log(`downloads module (fetched on the first CSV, PNG or SVG download): ${kib(charts.reduce((t, f) => t + gz(f), 0))}`);
@@ -72,7 +79,7 @@ console.log(`downloads module (fetched on the first CSV, PNG or SVG download): $
 // has mounted (it answers input from then). Budget: 1.5 times the first page's p95. The pages
 // are those the built loader starts from a link; the loads take turns, so a slower spell of
 // the machine falls on all of them alike.
-const modulePages = JSON.parse(/(\[[^\]]*\])\.includes\(p\)/.exec(readFileSync(join(DIST, 'index.html'), 'utf8'))?.[1] ?? 'null');
+const modulePages = JSON.parse(/(\[[^\]]*\])\.includes\(p\)\) window\.accelscopePreloaded/.exec(indexHtml)?.[1] ?? 'null');
 if (!Array.isArray(modulePages) || !modulePages.includes('workload') || !modulePages.includes('compare')) {
   throw new Error("bench: the built index.html does not list the pages a link preloads");
 }

@@ -15,21 +15,43 @@ pub mod state;
 pub mod widgets;
 
 use engine::scenario::Page;
+use std::cell::Cell;
+
 use leptos::prelude::*;
 
 use crate::state::{use_scenario, Notices, ScenarioCtx};
 
+/// A page built into the same module as the app, and how to draw it: a link to that page
+/// starts from one module holding the app and the page (its `NAME_app` module) instead of the
+/// app's and then the page's, each compiling its own copy of the engine and the views.
+pub type LocalPage = (Page, fn() -> AnyView);
+
+thread_local! {
+    static LOCAL: Cell<Option<LocalPage>> = const { Cell::new(None) };
+    static LOCAL_SHOWN: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Install the panic panel and mount the app on `<body>`.
 pub fn start() {
+    start_with(None);
+}
+
+/// As [`start`], with `local` drawn in place rather than fetched as its own module.
+pub fn start_with(local: Option<LocalPage>) {
+    LOCAL.set(local);
     panic::install();
     export::install();
     leptos::mount::mount_to_body(App);
     if let Some(q) = web_sys::window().and_then(|w| w.location().search().ok()) {
         panic::remember_good(q.trim_start_matches('?'));
     }
-    // Mounting is synchronous: the page is interactive from here. The benchmark reads this mark.
+    // Mounting is synchronous: the page is interactive from here. The benchmark reads this mark,
+    // and the page's own mark when the page is one with a module of its own.
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         p.mark("accelscope-interactive").ok();
+        if LOCAL_SHOWN.get() {
+            p.mark("accelscope-page-interactive").ok();
+        }
     }
 }
 
@@ -139,9 +161,13 @@ fn PageView() -> impl IntoView {
         }
     });
     // Every page but the first is its own module, named by the page's id, fetched when the
-    // page first opens.
-    move || match page.get() {
-        Page::Chips => pages::chips::ChipsPage().into_any(),
-        other => pages::lazy::LazyPage(pages::lazy::LazyPageProps { page: other }).into_any(),
+    // page first opens (unless this module holds it too).
+    move || match (page.get(), LOCAL.get()) {
+        (Page::Chips, _) => pages::chips::ChipsPage().into_any(),
+        (other, Some((here, draw))) if other == here => {
+            LOCAL_SHOWN.set(true);
+            draw()
+        }
+        (other, _) => pages::lazy::LazyPage(pages::lazy::LazyPageProps { page: other }).into_any(),
     }
 }

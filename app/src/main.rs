@@ -10,5 +10,5 @@ fn main() {
 /// that a panic shows the error panel with its way back, which no valid input can reach.
 #[wasm_bindgen]
 pub fn simulate_panic() {
-    panic!("a simulated panic, to check the error panel");
+    app::panic::simulate();
 }

@@ -77,3 +77,9 @@ pub fn show_panel(msg: &str) {
         body.append_child(panel.unchecked_ref()).ok();
     }
 }
+
+/// Panics on purpose: the end-to-end tests call it through a module's `simulate_panic` to
+/// check that a panic shows the error panel with its way back, which no valid input can reach.
+pub fn simulate() {
+    panic!("a simulated panic, to check the error panel");
+}

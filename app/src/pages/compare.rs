@@ -50,6 +50,11 @@ fn save(list: &[Saved]) -> Option<String> {
         .map(|_| "the browser refused to keep the scenarios (storage full or disabled)".into())
 }
 
+/// Adds the Compare page's own stylesheet (once).
+pub fn add_style() {
+    crate::module::add_style("compare", include_str!("../../../styles/compare.css"));
+}
+
 /// The Compare page.
 #[component]
 pub fn ComparePage() -> impl IntoView {
