@@ -46,6 +46,11 @@ fn job_and_report() -> (Memo<Job>, Memo<Result<engine::job::JobReport, String>>)
     (job, report)
 }
 
+/// Adds the Workload page's own stylesheet (once).
+pub fn add_style() {
+    crate::module::add_style("workload", include_str!("../../../styles/workload.css"));
+}
+
 #[component]
 pub fn WorkloadPage() -> impl IntoView {
     let sc = use_scenario();
