@@ -85,7 +85,8 @@ pub fn basis_verdicts(
 
 /// One plain sentence on `verdicts` (from [`basis_verdicts`]) for the basis the job is
 /// priced on: which platform is cheaper on it and by how much, on how many of the bases
-/// both are priced the order holds, and where it flips.
+/// both are priced the order holds, and where it flips. None for a platform compared with
+/// itself (the same name), which would read "0% cheaper than itself".
 #[must_use]
 pub fn verdict_sentence(
     this: &str,
@@ -93,6 +94,9 @@ pub fn verdict_sentence(
     on: Basis,
     verdicts: &[BasisVerdict],
 ) -> Option<String> {
+    if this == other {
+        return None;
+    }
     let here = verdicts.iter().find(|v| v.basis == on)?;
     let (cheap, dear, a, b) = if here.this_cheaper() {
         (this, other, here.this_usd_per_mtok, here.other_usd_per_mtok)
@@ -181,6 +185,9 @@ mod tests {
         assert!((nov.other_usd_per_mtok / want - 1.0).abs() < 1e-12);
         let s = verdict_sentence("Trn2", "H100", on, &v).unwrap();
         assert!(s.contains("of the 3 bases"), "{s}");
+        // The same platform on both sides has nothing to say.
+        let same = basis_verdicts(&other, &o, &other, &o);
+        assert!(verdict_sentence("H100", "H100", on, &same).is_none());
         // A job at its own rate has no verdict by basis.
         let mine = Job {
             usd_per_chip_hour: Some(2.0),
