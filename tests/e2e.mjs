@@ -36,6 +36,9 @@ async function open(query = '', viewport = { width: 1366, height: 900 }) {
   return page;
 }
 
+/** The names of the wasm files `page` (from `open`) has requested so far. */
+const wasmFetched = (page) => page.requests.map((u) => new URL(u).pathname.split('/').pop()).filter((f) => f.endsWith('.wasm'));
+
 /** Wait until the views a page works out after an input's paint have caught up with it. */
 const settled = (page) => page.waitForFunction(() => !document.querySelector('.deferred.updating'), null, { timeout: 30000 });
 
@@ -682,8 +685,13 @@ test('hostile links: overflowing operations, vanishing sizes and floods of bad i
 
 test('compare: kept scenarios survive a reload, sit side by side, and the waterfall adds up', async () => {
   const page = await open('?page=workload&wsys=trn2-ultra-64&wnodes=4');
+  const wasm = () => wasmFetched(page);
+  // A link to the Workload page starts from the module holding the app and that page; the
+  // Compare page, opened from there, comes as its own module.
+  assert.ok(wasm().includes('workload_app_bg.wasm') && !wasm().some((f) => /^app-[0-9a-f]+_bg\.wasm$|^workload_bg\.wasm$/.test(f)), wasm().join(' '));
   await page.click('nav a:has-text("Compare")');
   await page.waitForSelector('.compare-page');
+  assert.ok(wasm().includes('compare_bg.wasm') && !wasm().includes('compare_app_bg.wasm'), wasm().join(' '));
   // Nothing kept yet: a worked example, the default job against H100 and GB200, with its waterfall.
   await page.waitForSelector('#compare-example');
   assert.equal(await page.locator('#compare-table thead th').count(), 4);
@@ -778,6 +786,11 @@ test('compare: the CLI\'s link carries the comparison to a fresh phone, and Back
   const link = execFileSync(CLI, ['compare', a, b, '--link'], { encoding: 'utf8' }).trim();
   const page = await open(link, { width: 390, height: 844 });
   await page.waitForSelector('#compare-table');
+  // A link to the page starts from the one module holding the app and the page, not the
+  // app's module and then the page's.
+  const wasm = wasmFetched(page);
+  assert.ok(wasm.includes('compare_app_bg.wasm'), wasm.join(' '));
+  assert.ok(!wasm.some((f) => /^app-[0-9a-f]+_bg\.wasm$|^compare_bg\.wasm$/.test(f)), wasm.join(' '));
   // The two scenarios, not the worked example, and a way to keep them in this browser.
   assert.equal(await page.locator('#compare-example').count(), 0);
   const cols = await page.$$eval('#compare-table thead th', (ths) => ths.map((t) => t.textContent));
