@@ -52,8 +52,33 @@ pub fn trace(pts: &[(i32, i32)], origin: (i32, i32)) -> Vec<(i32, i32)> {
     out
 }
 
-/// A boxed legend in the corner of `plot` that covers the fewest of `avoid`'s pixels (the
-/// curves and marks, see [`trace`]), ties going to `prefer`'s order of corners.
+/// Of `corners` (top-left points of a `size` box), the first that overlaps the fewest of
+/// `labels` and then covers the fewest of `avoid`'s points; all in the same coordinates.
+#[must_use]
+pub fn least_covered(
+    corners: &[(i32, i32)],
+    (w, h): (i32, i32),
+    avoid: &[(i32, i32)],
+    labels: &[(i32, i32, i32, i32)],
+) -> (i32, i32) {
+    let cost = |&(x, y): &(i32, i32)| {
+        let hidden = labels
+            .iter()
+            .filter(|b| b.0 < x + w && b.2 > x && b.1 < y + h && b.3 > y)
+            .count();
+        let crossed = avoid
+            .iter()
+            .filter(|p| p.0 >= x && p.0 <= x + w && p.1 >= y && p.1 <= y + h)
+            .count();
+        (hidden, crossed)
+    };
+    corners.iter().copied().min_by_key(cost).unwrap_or((0, 0))
+}
+
+/// A boxed legend in the corner of `plot` that hides the fewest of `labels` (text boxes,
+/// `(left, top, right, bottom)` in the backend's coordinates, which a legend must not cover
+/// while any corner leaves them clear), then covers the fewest of `avoid`'s pixels (the curves
+/// and marks, see [`trace`]), ties going to `prefer`'s order of corners.
 ///
 /// Laid out here rather than by plotters' series labels, which measure text through the DOM;
 /// this asks the backend, which can measure on the canvas.
@@ -66,6 +91,7 @@ pub fn draw_legend<DB: DrawingBackend>(
     font: &FontDesc<'_>,
     scale: f64,
     avoid: &[(i32, i32)],
+    labels: &[(i32, i32, i32, i32)],
     prefer: [Corner; 4],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let px = |v: f64| (v * scale).round() as i32;
@@ -85,17 +111,13 @@ pub fn draw_legend<DB: DrawingBackend>(
         Corner::LowerLeft => (pad, ph as i32 - h - pad),
         Corner::LowerRight => (pw as i32 - w - pad, ph as i32 - h - pad),
     };
-    let covered = |(x, y): (i32, i32)| {
-        avoid
-            .iter()
-            .filter(|p| p.0 >= x && p.0 <= x + w && p.1 >= y && p.1 <= y + h)
-            .count()
-    };
-    let (x, y) = prefer
+    let o = plot.get_base_pixel();
+    let labels: Vec<(i32, i32, i32, i32)> = labels
         .iter()
-        .map(|c| at(*c))
-        .min_by_key(|xy| covered(*xy))
-        .unwrap_or((pad, pad));
+        .map(|b| (b.0 - o.0, b.1 - o.1, b.2 - o.0, b.3 - o.1))
+        .collect();
+    let corners = prefer.map(at);
+    let (x, y) = least_covered(&corners, (w, h), avoid, &labels);
     plot.draw(&Rectangle::new(
         [(x, y), (x + w, y + h)],
         WHITE.mix(0.88).filled(),
@@ -130,4 +152,26 @@ pub fn draw_legend<DB: DrawingBackend>(
         ))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_legend_leaves_labels_clear_before_it_counts_curve_pixels() {
+        let corners = [(0, 0), (100, 100)];
+        // A curve crossing the lower corner many times, one point in the upper one.
+        let mut avoid: Vec<(i32, i32)> = (0..30).map(|i| (110 + i, 120)).collect();
+        avoid.push((10, 10));
+        assert_eq!(least_covered(&corners, (50, 50), &avoid, &[]), (0, 0));
+        // A label in the upper corner sends the legend to the lower one, curve or not.
+        let label = (20, 5, 40, 20);
+        assert_eq!(
+            least_covered(&corners, (50, 50), &avoid, &[label]),
+            (100, 100)
+        );
+        // Ties go to the first corner.
+        assert_eq!(least_covered(&corners, (50, 50), &[], &[]), (0, 0));
+    }
 }

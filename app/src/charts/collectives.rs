@@ -212,7 +212,8 @@ pub fn draw<DB: DrawingBackend>(
                 dashed: s.dashed,
             })
             .collect();
-        // What the legend must not hide: the curves and the measurements with their tags.
+        // What the legend must not hide: the measurements with their tags (`placed`) above
+        // all, then the curves.
         let (ox, oy) = chart.plotting_area().get_pixel_range();
         let origin = (ox.start, oy.start);
         let mut avoid = Vec::new();
@@ -225,12 +226,6 @@ pub fn draw<DB: DrawingBackend>(
                 .map(|p| chart.backend_coord(&p))
                 .collect();
             avoid.extend(trace(&line, origin));
-        }
-        for b in &placed {
-            avoid.extend(
-                [(b.0, b.1), (b.2, b.3), ((b.0 + b.2) / 2, (b.1 + b.3) / 2)]
-                    .map(|p| (p.0 - origin.0, p.1 - origin.1)),
-            );
         }
         // Time rises to the right, bus bandwidth levels off at the top: each leaves the
         // opposite corner empty first.
@@ -254,6 +249,7 @@ pub fn draw<DB: DrawingBackend>(
             &font,
             scale,
             &avoid,
+            &placed,
             prefer,
         )?;
     }

@@ -211,11 +211,13 @@ pub fn draw<DB: DrawingBackend>(
             .total_cmp(&data.markers[*b].intensity)
     });
     let mut rows = vec![0usize; data.markers.len()];
+    let mut halves = vec![0i32; data.markers.len()];
     let mut right_edges: Vec<i32> = Vec::new();
     for &k in &order {
         let m = &data.markers[k];
         let x = chart.backend_coord(&(m.intensity, y1)).0;
         let half = px(4.0 + 3.5 * m.tag.chars().count() as f64) as i32;
+        halves[k] = half;
         let row = right_edges
             .iter()
             .position(|r| x - half > *r)
@@ -227,8 +229,14 @@ pub fn draw<DB: DrawingBackend>(
         }
         rows[k] = row;
     }
+    // Each tag's box, which the legend must leave clear.
+    let mut tags = Vec::new();
     for (k, m) in data.markers.iter().enumerate() {
         let grey = RGBColor(60, 60, 60);
+        let at = (m.intensity, y1 / 1.6 / 2.2f64.powi(rows[k] as i32));
+        let (cx, cy) = chart.backend_coord(&at);
+        let half_h = px(8.0) as i32;
+        tags.push((cx - halves[k], cy - half_h, cx + halves[k], cy + half_h));
         chart.draw_series(DashedLineSeries::new(
             vec![(m.intensity, y0), (m.intensity, y1)],
             px(3.0),
@@ -246,7 +254,7 @@ pub fn draw<DB: DrawingBackend>(
         }
         chart.draw_series(std::iter::once(Text::new(
             m.tag.clone(),
-            (m.intensity, y1 / 1.6 / 2.2f64.powi(rows[k] as i32)),
+            at,
             font.clone()
                 .color(&grey)
                 .pos(Pos::new(HPos::Center, VPos::Center)),
@@ -281,8 +289,8 @@ pub fn draw<DB: DrawingBackend>(
                 dashed: r.format != 0,
             })
             .collect();
-        // What the legend must not hide: the roofs, the operations' lines and dots, the
-        // achieved points.
+        // What the legend must not hide: the operations' tags above all, then the roofs, the
+        // operations' lines and dots, the achieved points.
         let (ox, oy) = chart.plotting_area().get_pixel_range();
         let origin = (ox.start, oy.start);
         let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
@@ -304,6 +312,7 @@ pub fn draw<DB: DrawingBackend>(
             &font,
             scale,
             &avoid,
+            &tags,
             // Below the flat roofs at high intensity a roofline is empty.
             [
                 Corner::LowerRight,
