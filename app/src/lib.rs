@@ -31,6 +31,32 @@ thread_local! {
     static LOCAL_SHOWN: Cell<bool> = const { Cell::new(false) };
 }
 
+/// The entry points of a `NAME_app` module, the app with `$page` built in: `start` (with
+/// `$style`, the page's stylesheet, added before `$view` draws it) and `simulate_panic`, as the
+/// app's own module has them. The module's crate depends on `wasm-bindgen` and `leptos`.
+#[macro_export]
+macro_rules! whole_app {
+    ($page:expr, $style:path, $view:path) => {
+        fn main() {}
+
+        /// Installs the panic panel and mounts the app, with its page in it, on `<body>`.
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        pub fn start() {
+            $crate::start_with(Some(($page, || {
+                $style();
+                leptos::prelude::IntoAny::into_any($view())
+            })));
+        }
+
+        /// Panics on purpose, as the app's module does (the end-to-end tests check the error
+        /// panel).
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        pub fn simulate_panic() {
+            $crate::panic::simulate();
+        }
+    };
+}
+
 /// Install the panic panel and mount the app on `<body>`.
 pub fn start() {
     start_with(None);

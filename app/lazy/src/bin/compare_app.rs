@@ -1,22 +1,8 @@
 //! The app with the Compare page built in: what a link to the Compare page starts from (see
 //! [`app::LocalPage`]). Opened from the app, the page comes as its own module (`compare`).
 
-use leptos::prelude::*;
-use wasm_bindgen::prelude::*;
-
-fn main() {}
-
-/// Installs the panic panel and mounts the app, with the Compare page in it, on `<body>`.
-#[wasm_bindgen]
-pub fn start() {
-    app::start_with(Some((engine::scenario::Page::Compare, || {
-        app::pages::compare::add_style();
-        app::pages::compare::ComparePage().into_any()
-    })));
-}
-
-/// Panics on purpose, as the app's module does (the end-to-end tests check the error panel).
-#[wasm_bindgen]
-pub fn simulate_panic() {
-    app::panic::simulate();
-}
+app::whole_app!(
+    engine::scenario::Page::Compare,
+    app::pages::compare::add_style,
+    app::pages::compare::ComparePage
+);
