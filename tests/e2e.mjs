@@ -683,6 +683,25 @@ test('hostile links: overflowing operations, vanishing sizes and floods of bad i
   for (const p of [roof, coll, flood]) assert.deepEqual(p.errors, []);
 });
 
+test('a link to any Leptos page starts from one module holding the app and that page', async () => {
+  // The pages the navigation names; the Kernels page, a module without Leptos, starts beside the app's.
+  const first = await open('?');
+  const pages = (await first.$$eval('nav a', (as) => as.map((a) => new URL(a.href).searchParams.get('page'))))
+    .filter((p) => p && p !== 'kernels');
+  assert.ok(pages.length >= 6, pages.join(' '));
+  await first.context().close();
+  for (const p of pages) {
+    const page = await open(`?page=${p}`);
+    // First that module; then only parts fetched after the answer (the Workload page's views
+    // below it) and the worker: neither the app's module nor the page's own.
+    const wasm = wasmFetched(page);
+    assert.equal(wasm[0], `${p}_app_bg.wasm`, `${p}: ${wasm.join(' ')}`);
+    assert.ok(!wasm.some((f) => /^app-[0-9a-f]+_bg\.wasm$/.test(f) || f === `${p}_bg.wasm`), `${p}: ${wasm.join(' ')}`);
+    assert.deepEqual(page.errors, [], p);
+    await page.context().close();
+  }
+});
+
 test('compare: kept scenarios survive a reload, sit side by side, and the waterfall adds up', async () => {
   const page = await open('?page=workload&wsys=trn2-ultra-64&wnodes=4');
   const wasm = () => wasmFetched(page);

@@ -32,10 +32,14 @@ thread_local! {
 }
 
 /// The entry points of a `NAME_app` module, the app with `$page` built in: `start` (with
-/// `$style`, the page's stylesheet, added before `$view` draws it) and `simulate_panic`, as the
-/// app's own module has them. The module's crate depends on `wasm-bindgen` and `leptos`.
+/// `$style`, the page's stylesheet, if it has one of its own, added before `$view` draws it)
+/// and `simulate_panic`, as the app's own module has them. The module's crate depends on
+/// `wasm-bindgen` and `leptos`.
 #[macro_export]
 macro_rules! whole_app {
+    ($page:expr, $view:path) => {
+        $crate::whole_app!($page, $crate::no_style, $view);
+    };
     ($page:expr, $style:path, $view:path) => {
         fn main() {}
 
@@ -56,6 +60,9 @@ macro_rules! whole_app {
         }
     };
 }
+
+/// The stylesheet of a page drawn with the app's own (for [`whole_app!`]).
+pub fn no_style() {}
 
 /// Install the panic panel and mount the app on `<body>`.
 pub fn start() {

@@ -41,6 +41,11 @@ fn href(s: &Scenario) -> String {
     format!("?{}", s.to_query())
 }
 
+/// Adds the Learn page's own stylesheet (once).
+pub fn add_style() {
+    crate::module::add_style("learn", include_str!("../../../styles/learn.css"));
+}
+
 /// The Learn page: the lessons listed, the open one with its view and exercises.
 #[component]
 pub fn LearnPage() -> impl IntoView {

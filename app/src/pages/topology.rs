@@ -8,6 +8,11 @@ use leptos::prelude::*;
 use crate::charts::topology::{hypercube_view, layout, EdgeKind, Layout};
 use crate::state::use_scenario;
 
+/// Adds the Topology page's own stylesheet (once).
+pub fn add_style() {
+    crate::module::add_style("topology", include_str!("../../../styles/topology.css"));
+}
+
 /// System picker, drawing(s) and the fabric's figures.
 #[component]
 pub fn TopologyPage() -> impl IntoView {

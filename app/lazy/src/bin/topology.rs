@@ -7,7 +7,7 @@ fn main() {}
 /// Mounts the page in `el` with the scenario of `query`.
 #[wasm_bindgen]
 pub fn mount(el: web_sys::Element, query: &str, on_change: js_sys::Function) {
-    app::module::add_style("topology", include_str!("../../../../styles/topology.css"));
+    app::pages::topology::add_style();
     app::module::mount(el, query, on_change, app::pages::topology::TopologyPage);
 }
 
